@@ -1,0 +1,295 @@
+//! The command runtime: a hook is `bash -c <command>`, the event JSON on stdin, the verdict
+//! JSON on stdout, stderr forwarded line by line under the hook's name.
+//!
+//! What forgeflare's own runner gets wrong, and this one does not:
+//! - a timeout kills the hook's whole process group and never waits for an orphan that holds
+//!   the stdout pipe open (`sleep 30 & sleep 30`);
+//! - stdin is written while stdout is read, and a hook that exits without reading its input is
+//!   fine (the broken pipe is ignored), however large the input;
+//! - stdout is read up to a cap, so a hook that floods its output fails instead of eating memory.
+
+use std::collections::BTreeMap;
+use std::io::Write as _;
+use std::os::unix::process::ExitStatusExt as _;
+use std::path::PathBuf;
+use std::process::Stdio;
+use std::sync::Mutex;
+use std::time::Duration;
+
+use tokio::io::{AsyncRead, AsyncReadExt as _, AsyncWriteExt as _};
+use tokio::time::Instant;
+
+use crate::runtime::{HookRequest, HookResponse};
+use crate::verdict::{HookFailure, parse_stdout};
+
+/// Bytes of stdout read from a hook; more is a failure.
+pub const STDOUT_CAP_BYTES: usize = 1024 * 1024;
+/// Bytes of stderr forwarded and kept per call; the rest is drained and dropped.
+pub const STDERR_CAP_BYTES: usize = 64 * 1024;
+/// How long the runner waits, after the hook's main process exits, for its output pipes to
+/// close. Only a background process that inherited them keeps them open; it is killed then.
+const PIPE_GRACE: Duration = Duration::from_millis(50);
+
+/// A `bash -c` hook, ready to run.
+#[derive(Debug)]
+pub(crate) struct CommandHook {
+    pub(crate) command: String,
+    pub(crate) env: BTreeMap<String, String>,
+    pub(crate) cwd: PathBuf,
+    pub(crate) shell: PathBuf,
+}
+
+impl CommandHook {
+    pub(crate) async fn call(&self, request: &HookRequest<'_>) -> HookResponse {
+        let stderr = StderrCapture::new(request.name, request.forward_stderr);
+        let result = self.run(request, &stderr).await;
+        let (stderr, stderr_truncated) = stderr.finish();
+        HookResponse {
+            result,
+            stderr,
+            stderr_truncated,
+        }
+    }
+
+    async fn run(
+        &self,
+        request: &HookRequest<'_>,
+        stderr_capture: &StderrCapture<'_>,
+    ) -> Result<crate::Verdict, HookFailure> {
+        let mut command = tokio::process::Command::new(&self.shell);
+        command
+            .arg("-c")
+            .arg(&self.command)
+            .current_dir(&self.cwd)
+            .envs(&self.env)
+            .env("HOOKHOST_EVENT", request.role.event_name())
+            .env("HOOKHOST_HOOK", request.name)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            // Its own process group, so that a timeout can kill everything the hook started.
+            .process_group(0)
+            .kill_on_drop(true);
+        match request.payload.tool() {
+            Some(tool) => command.env("HOOKHOST_TOOL", tool),
+            None => command.env_remove("HOOKHOST_TOOL"),
+        };
+        match request.role.phase_name() {
+            Some(phase) => command.env("HOOKHOST_PHASE", phase),
+            None => command.env_remove("HOOKHOST_PHASE"),
+        };
+
+        let mut child = command.spawn().map_err(|error| HookFailure::Spawn {
+            reason: if error.kind() == std::io::ErrorKind::NotFound && !self.cwd.is_dir() {
+                format!("working directory {} does not exist", self.cwd.display())
+            } else {
+                format!("{}: {error}", self.shell.display())
+            },
+        })?;
+        // From here on, however this future ends (finished, timed out, or dropped by the
+        // caller), the whole group is killed.
+        let group = ProcessGroup(child.id().map(|pid| pid as libc::pid_t));
+
+        let stdin = child.stdin.take();
+        let stdout = child.stdout.take();
+        let stderr = child.stderr.take();
+        let deadline = Instant::now() + request.timeout;
+
+        let mut write_stdin = std::pin::pin!(async {
+            if let Some(mut stdin) = stdin {
+                // A hook may exit without reading its input: a broken pipe is not a failure.
+                let _ = stdin.write_all(request.stdin()).await;
+            }
+        });
+        let mut read_stdout = std::pin::pin!(read_capped(stdout, STDOUT_CAP_BYTES));
+        let mut read_stderr = std::pin::pin!(stderr_capture.drain(stderr));
+
+        let mut stdin_done = false;
+        let mut stdout_result: Option<Result<Vec<u8>, HookFailure>> = None;
+        let mut stderr_done = false;
+        let timed_out = |timeout: Duration| HookFailure::TimedOut {
+            timeout_ms: timeout.as_millis() as u64,
+        };
+
+        let status = loop {
+            tokio::select! {
+                status = child.wait() => break status,
+                () = tokio::time::sleep_until(deadline) => {
+                    group.kill();
+                    let _ = child.wait().await;
+                    return Err(timed_out(request.timeout));
+                }
+                () = &mut write_stdin, if !stdin_done => stdin_done = true,
+                out = &mut read_stdout, if stdout_result.is_none() => {
+                    if let Err(failure) = out {
+                        group.kill();
+                        let _ = child.wait().await;
+                        return Err(failure);
+                    }
+                    stdout_result = Some(out);
+                }
+                () = &mut read_stderr, if !stderr_done => stderr_done = true,
+            }
+        };
+        let status = status.map_err(|error| HookFailure::Spawn {
+            reason: format!("waiting for the hook failed: {error}"),
+        })?;
+
+        // The main process is gone. Its output is already in the pipes; only a background
+        // process that inherited them can hold them open, and it gets a short grace.
+        let grace_end = (Instant::now() + PIPE_GRACE).min(deadline);
+        let drain_pipes = async {
+            if stdout_result.is_none() {
+                stdout_result = Some((&mut read_stdout).await);
+            }
+            if !stderr_done {
+                (&mut read_stderr).await;
+            }
+        };
+        let _ = tokio::time::timeout_at(grace_end, drain_pipes).await;
+        group.kill();
+
+        if let Some(signal) = status.signal() {
+            return Err(HookFailure::Signaled { signal });
+        }
+        match status.code() {
+            Some(0) => {}
+            Some(code) => return Err(HookFailure::Exited { code }),
+            None => return Err(HookFailure::Exited { code: -1 }),
+        }
+        let stdout = match stdout_result {
+            Some(result) => result?,
+            // The main process exited 0 but something it started still holds stdout: use
+            // what was read (the main process's output, since it has exited).
+            None => Vec::new(),
+        };
+        parse_stdout(request.role, &stdout)
+    }
+}
+
+/// Kills a process group (with SIGKILL) when asked or when dropped.
+struct ProcessGroup(Option<libc::pid_t>);
+
+impl ProcessGroup {
+    fn kill(&self) {
+        if let Some(pgid) = self.0 {
+            // SAFETY: kill(2) with a negative pid signals the group; it has no memory effects.
+            // The group was created for this hook (process_group(0)), and its leader is not
+            // reaped before the first kill on every path that can still have members running.
+            unsafe {
+                libc::kill(-pgid, libc::SIGKILL);
+            }
+        }
+    }
+}
+
+impl Drop for ProcessGroup {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+async fn read_capped(
+    pipe: Option<impl AsyncRead + Unpin>,
+    cap: usize,
+) -> Result<Vec<u8>, HookFailure> {
+    let mut out = Vec::new();
+    let Some(pipe) = pipe else { return Ok(out) };
+    // Read one byte past the cap to tell "exactly at the cap" from "over it".
+    let mut limited = pipe.take(cap as u64 + 1);
+    // A read error (rare on a pipe) ends the output like EOF would.
+    let _ = limited.read_to_end(&mut out).await;
+    if out.len() > cap {
+        return Err(HookFailure::OutputTooLarge { limit: cap });
+    }
+    Ok(out)
+}
+
+/// A hook's stderr: forwarded line by line to the host's stderr under the hook's name, and
+/// kept (up to [`STDERR_CAP_BYTES`]) for the caller's report.
+pub(crate) struct StderrCapture<'a> {
+    name: &'a str,
+    forward: bool,
+    state: Mutex<StderrState>,
+}
+
+#[derive(Default)]
+struct StderrState {
+    kept: Vec<u8>,
+    pending_line: Vec<u8>,
+    truncated: bool,
+}
+
+impl<'a> StderrCapture<'a> {
+    pub(crate) fn new(name: &'a str, forward: bool) -> Self {
+        StderrCapture {
+            name,
+            forward,
+            state: Mutex::new(StderrState::default()),
+        }
+    }
+
+    async fn drain(&self, pipe: Option<impl AsyncRead + Unpin>) {
+        let Some(mut pipe) = pipe else { return };
+        let mut buf = vec![0u8; 8192];
+        loop {
+            match pipe.read(&mut buf).await {
+                Ok(0) | Err(_) => break,
+                Ok(n) => self.push(&buf[..n]),
+            }
+        }
+        self.flush_pending();
+    }
+
+    /// Adds bytes the hook wrote; forwards every complete line.
+    pub(crate) fn push(&self, bytes: &[u8]) {
+        let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        let room = STDERR_CAP_BYTES.saturating_sub(state.kept.len());
+        let (kept, dropped) = bytes.split_at(bytes.len().min(room));
+        state.kept.extend_from_slice(kept);
+        let mut rest = kept;
+        while let Some(newline) = rest.iter().position(|&b| b == b'\n') {
+            let mut line = std::mem::take(&mut state.pending_line);
+            line.extend_from_slice(&rest[..newline]);
+            self.forward_line(&line);
+            rest = &rest[newline + 1..];
+        }
+        state.pending_line.extend_from_slice(rest);
+        if !dropped.is_empty() && !state.truncated {
+            state.truncated = true;
+            let line = std::mem::take(&mut state.pending_line);
+            if !line.is_empty() {
+                self.forward_line(&line);
+            }
+            self.forward_line(
+                format!("... (stderr cut after {STDERR_CAP_BYTES} bytes; the rest is dropped)")
+                    .as_bytes(),
+            );
+        }
+    }
+
+    fn flush_pending(&self) {
+        let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        let line = std::mem::take(&mut state.pending_line);
+        if !line.is_empty() {
+            self.forward_line(&line);
+        }
+    }
+
+    fn forward_line(&self, line: &[u8]) {
+        if self.forward {
+            let line = String::from_utf8_lossy(line);
+            let mut err = std::io::stderr().lock();
+            let _ = writeln!(err, "[hook {}] {}", self.name, line.trim_end_matches('\r'));
+        }
+    }
+
+    /// What was kept, as text, and whether anything was cut.
+    pub(crate) fn finish(self) -> (String, bool) {
+        let state = self.state.into_inner().unwrap_or_else(|e| e.into_inner());
+        (
+            String::from_utf8_lossy(&state.kept).into_owned(),
+            state.truncated,
+        )
+    }
+}

@@ -1,0 +1,127 @@
+use std::fmt;
+use std::path::PathBuf;
+
+/// Why a configuration could not be used.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    /// The file could not be read (for [`Config::load`](super::Config::load), also: it does not
+    /// exist).
+    #[error("cannot read hook configuration {}", path.display())]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// What the OS said.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The file was read but is not a valid configuration; every problem is listed.
+    #[error("{}", invalid_summary(path, problems))]
+    Invalid {
+        /// The file.
+        path: PathBuf,
+        /// Every problem found, in file order. Never empty.
+        problems: Vec<ConfigProblem>,
+    },
+}
+
+impl ConfigError {
+    /// The file the error is about.
+    pub fn path(&self) -> &std::path::Path {
+        match self {
+            ConfigError::Read { path, .. } | ConfigError::Invalid { path, .. } => path,
+        }
+    }
+
+    /// The problems of an invalid file (empty for a read error).
+    pub fn problems(&self) -> &[ConfigProblem] {
+        match self {
+            ConfigError::Read { .. } => &[],
+            ConfigError::Invalid { problems, .. } => problems,
+        }
+    }
+
+    /// One line naming the first problem (and how many more there are), for places that must
+    /// fit an error into a single message, such as a blocked tool's result.
+    pub fn one_line(&self) -> String {
+        match self {
+            ConfigError::Read { path, source } => {
+                format!("cannot read {}: {source}", path.display())
+            }
+            ConfigError::Invalid { path, problems } => {
+                let first = problems
+                    .first()
+                    .map(|p| p.to_string())
+                    .unwrap_or_default();
+                match problems.len() {
+                    0 | 1 => format!("{}:{first}", path.display()),
+                    n => format!("{}:{first} (and {} more)", path.display(), n - 1),
+                }
+            }
+        }
+    }
+}
+
+fn invalid_summary(path: &std::path::Path, problems: &[ConfigProblem]) -> String {
+    let mut out = format!(
+        "invalid hook configuration {} ({} problem{}):",
+        path.display(),
+        problems.len(),
+        if problems.len() == 1 { "" } else { "s" }
+    );
+    for problem in problems {
+        out.push_str(&format!("\n  {}:{problem}", path.display()));
+    }
+    out
+}
+
+/// One thing wrong with a configuration, located in the file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConfigProblem {
+    /// Where in the file.
+    pub location: Location,
+    /// The hook the problem belongs to: its 0-based index and its name, if it has one yet.
+    pub hook: Option<(usize, Option<String>)>,
+    /// What is wrong and how to fix it.
+    pub message: String,
+}
+
+/// Formats as `line:column: hook #N "name": message` (the caller prefixes the file).
+impl fmt::Display for ConfigProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: ", self.location)?;
+        match &self.hook {
+            Some((index, Some(name))) => write!(f, "hook #{} ({name}): ", index + 1)?,
+            Some((index, None)) => write!(f, "hook #{}: ", index + 1)?,
+            None => {}
+        }
+        f.write_str(&self.message)
+    }
+}
+
+/// A 1-based line and column (in characters) in a configuration file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default)]
+pub struct Location {
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column, counted in characters.
+    pub column: usize,
+}
+
+impl Location {
+    /// The location of byte `offset` in `text`.
+    pub fn of_offset(text: &str, offset: usize) -> Location {
+        let offset = text.floor_char_boundary(offset.min(text.len()));
+        let before = &text[..offset];
+        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+        Location {
+            line: before.matches('\n').count() + 1,
+            column: before[line_start..].chars().count() + 1,
+        }
+    }
+}
+
+impl fmt::Display for Location {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}", self.line, self.column)
+    }
+}

@@ -1,0 +1,219 @@
+//! `hooks.toml`: what a project configures, parsed and validated before anything runs.
+//!
+//! The file format is forgeflare's (seed 000, R2) plus the optional fields real teams need.
+//! Every forgeflare file loads unchanged. Validation reports *every* problem of a file, each
+//! with its file, line, column and hook, because a guard that silently turns off is the worst
+//! outcome a hook host can have.
+//!
+//! ```toml
+//! [[hooks]]
+//! event = "PreToolUse"          # PreToolUse | PostToolUse | Stop
+//! phase = "guard"               # PreToolUse only: guard (default) | observe
+//! match_tool = "Bash"           # exact tool name; omitted = every tool
+//! command = ".claude/hooks/ralph-guard.sh"
+//! timeout_ms = 5000             # default 5000, Stop hooks 3000
+//! name = "ralph-guard"          # how messages name the hook; default: the command
+//! enabled = true                # default true
+//! on_failure = "block"          # guard hooks only: block (default) | allow
+//! cwd = "scripts"               # default: the runner's cwd
+//! env = { LEVEL = "strict" }    # extra variables for the command
+//! ```
+
+mod error;
+mod parse;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+pub use error::{ConfigError, ConfigProblem, Location};
+
+/// Default `timeout_ms` of PreToolUse and PostToolUse hooks (R2).
+pub const DEFAULT_TIMEOUT_MS: u64 = 5000;
+/// Default `timeout_ms` of Stop hooks (R2).
+pub const DEFAULT_STOP_TIMEOUT_MS: u64 = 3000;
+
+/// A validated `hooks.toml`: the hooks in declaration order.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// Where the configuration came from; messages name it and relative paths in it resolve
+    /// against its directory.
+    pub path: PathBuf,
+    /// Every hook of the file, enabled or not, in declaration order.
+    pub hooks: Vec<HookSpec>,
+}
+
+impl Config {
+    /// Reads and validates the file at `path`.
+    ///
+    /// A missing file is an error here ([`ConfigError::Read`]); [`Config::load_optional`] is the
+    /// variant for callers to whom "no file" means "no hooks".
+    pub fn load(path: impl AsRef<Path>) -> Result<Config, ConfigError> {
+        let path = path.as_ref();
+        let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        Config::parse(&text, path)
+    }
+
+    /// Like [`Config::load`], but a file that does not exist is `Ok(None)`: unconfigured is the
+    /// default (R2). Any other failure to read the file is still an error.
+    pub fn load_optional(path: impl AsRef<Path>) -> Result<Option<Config>, ConfigError> {
+        match Config::load(path) {
+            Err(ConfigError::Read { source, .. })
+                if source.kind() == std::io::ErrorKind::NotFound =>
+            {
+                Ok(None)
+            }
+            other => other.map(Some),
+        }
+    }
+
+    /// Parses and validates configuration text. `path` is used in messages and as the base of
+    /// relative paths; the file is not read.
+    pub fn parse(text: &str, path: impl AsRef<Path>) -> Result<Config, ConfigError> {
+        let path = path.as_ref().to_path_buf();
+        match parse::parse_hooks(text) {
+            Ok(hooks) => Ok(Config { path, hooks }),
+            Err(problems) => Err(ConfigError::Invalid { path, problems }),
+        }
+    }
+
+    /// A configuration with no hooks.
+    pub fn empty(path: impl AsRef<Path>) -> Config {
+        Config {
+            path: path.as_ref().to_path_buf(),
+            hooks: Vec::new(),
+        }
+    }
+
+    /// The directory relative paths in this configuration resolve against.
+    pub fn base_dir(&self) -> &Path {
+        match self.path.parent() {
+            Some(dir) if !dir.as_os_str().is_empty() => dir,
+            _ => Path::new("."),
+        }
+    }
+}
+
+/// One `[[hooks]]` entry after validation.
+#[derive(Debug, Clone)]
+pub struct HookSpec {
+    /// Position in the file, 0-based; messages show it 1-based.
+    pub index: usize,
+    /// How messages name the hook: `name`, or else the command (forgeflare's behaviour).
+    pub name: String,
+    /// When the hook runs.
+    pub role: Role,
+    /// Exact tool name the hook is limited to; `None` matches every tool (R2: no prefixes).
+    pub match_tool: Option<String>,
+    /// How long one call may take before it counts as a failure.
+    pub timeout: Duration,
+    /// `enabled = false` keeps a hook in the file without running it.
+    pub enabled: bool,
+    /// What a guard's *failure* (not its block) means; always `Block` for other roles.
+    pub on_failure: OnFailure,
+    /// What runs.
+    pub source: HookSource,
+    /// Where the hook's table starts in the file.
+    pub location: Location,
+}
+
+impl HookSpec {
+    /// True when the hook fires for `tool` (exact match, R2).
+    pub fn matches_tool(&self, tool: &str) -> bool {
+        self.match_tool.as_deref().is_none_or(|wanted| wanted == tool)
+    }
+
+    /// `timeout_ms` as configured (or defaulted), for messages.
+    pub fn timeout_ms(&self) -> u64 {
+        self.timeout.as_millis() as u64
+    }
+}
+
+/// The event and phase a hook is attached to.
+///
+/// forgeflare spells this as `event` plus an optional `phase` that only PreToolUse reads (R4);
+/// folding both into one enum makes "a phase on a Stop hook" unrepresentable after validation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Role {
+    /// PreToolUse, phase `guard` (or no phase): may block, fails closed.
+    Guard,
+    /// PreToolUse, phase `observe`: always runs after the guards, fails open.
+    Observe,
+    /// PostToolUse: observes a result, may signal, fails open.
+    Post,
+    /// Stop: observes the end of a run, fails open.
+    Stop,
+}
+
+impl Role {
+    /// The event name as it appears in hooks.toml and in the stdin JSON.
+    pub fn event_name(self) -> &'static str {
+        match self {
+            Role::Guard | Role::Observe => "PreToolUse",
+            Role::Post => "PostToolUse",
+            Role::Stop => "Stop",
+        }
+    }
+
+    /// The phase name for PreToolUse roles.
+    pub fn phase_name(self) -> Option<&'static str> {
+        match self {
+            Role::Guard => Some("guard"),
+            Role::Observe => Some("observe"),
+            Role::Post | Role::Stop => None,
+        }
+    }
+
+    /// `event` or `event/phase`, for tables and logs.
+    pub fn label(self) -> &'static str {
+        match self {
+            Role::Guard => "PreToolUse/guard",
+            Role::Observe => "PreToolUse/observe",
+            Role::Post => "PostToolUse",
+            Role::Stop => "Stop",
+        }
+    }
+}
+
+/// What a guard hook's failure (timeout, crash, bad output) decides.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum OnFailure {
+    /// Fail closed: the tool is blocked (R4's default).
+    #[default]
+    Block,
+    /// Advisory guard: a failure is reported and the tool is allowed.
+    Allow,
+}
+
+/// The program behind a hook.
+#[derive(Debug, Clone)]
+pub enum HookSource {
+    /// `command = "..."`, run as `bash -c`.
+    Command(CommandSpec),
+}
+
+impl HookSource {
+    /// "command" or "wasm", for tables.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            HookSource::Command(_) => "command",
+        }
+    }
+}
+
+/// A `bash -c` hook.
+#[derive(Debug, Clone)]
+pub struct CommandSpec {
+    /// The command line given to `bash -c`.
+    pub command: String,
+    /// Variables added to the inherited environment.
+    pub env: BTreeMap<String, String>,
+    /// Working directory; relative paths resolve against the runner's cwd.
+    pub cwd: Option<PathBuf>,
+}
+
+#[cfg(test)]
+mod tests;

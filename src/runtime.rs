@@ -1,0 +1,52 @@
+//! The one question both runtimes answer: "run this hook on this event within this budget,
+//! give me a verdict or a failure". The runner calls [`Runtime::call`] and never needs to know
+//! which kind of hook it called.
+
+use std::sync::OnceLock;
+use std::time::Duration;
+
+use crate::command::CommandHook;
+use crate::config::Role;
+use crate::event::EventPayload;
+use crate::verdict::{HookFailure, Verdict};
+
+/// One call of one hook.
+pub(crate) struct HookRequest<'a> {
+    pub(crate) name: &'a str,
+    pub(crate) role: Role,
+    pub(crate) payload: EventPayload<'a>,
+    pub(crate) cwd: &'a str,
+    pub(crate) timeout: Duration,
+    pub(crate) forward_stderr: bool,
+    /// The stdin JSON, serialized once per event and shared by the hooks of a phase.
+    pub(crate) json: &'a OnceLock<Vec<u8>>,
+}
+
+impl HookRequest<'_> {
+    /// The event as command hooks read it on stdin.
+    pub(crate) fn stdin(&self) -> &[u8] {
+        self.json.get_or_init(|| self.payload.to_json(self.cwd))
+    }
+}
+
+/// What one call produced.
+pub(crate) struct HookResponse {
+    pub(crate) result: Result<Verdict, HookFailure>,
+    /// What the hook wrote on stderr (up to a cap).
+    pub(crate) stderr: String,
+    pub(crate) stderr_truncated: bool,
+}
+
+/// A hook ready to run.
+#[derive(Debug)]
+pub(crate) enum Runtime {
+    Command(CommandHook),
+}
+
+impl Runtime {
+    pub(crate) async fn call(&self, request: &HookRequest<'_>) -> HookResponse {
+        match self {
+            Runtime::Command(hook) => hook.call(request).await,
+        }
+    }
+}
