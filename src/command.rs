@@ -94,60 +94,66 @@ impl CommandHook {
         let stdout = child.stdout.take();
         let stderr = child.stderr.take();
         let deadline = Instant::now() + request.timeout;
+        let mut stdout_bytes = Vec::new();
 
-        let mut write_stdin = std::pin::pin!(async {
-            if let Some(mut stdin) = stdin {
-                // A hook may exit without reading its input: a broken pipe is not a failure.
-                let _ = stdin.write_all(request.stdin()).await;
-            }
-        });
-        let mut read_stdout = std::pin::pin!(read_capped(stdout, STDOUT_CAP_BYTES));
-        let mut read_stderr = std::pin::pin!(stderr_capture.drain(stderr));
-
-        let mut stdin_done = false;
-        let mut stdout_result: Option<Result<Vec<u8>, HookFailure>> = None;
-        let mut stderr_done = false;
-        let timed_out = |timeout: Duration| HookFailure::TimedOut {
-            timeout_ms: timeout.as_millis() as u64,
-        };
-
-        let status = loop {
-            tokio::select! {
-                status = child.wait() => break status,
-                () = tokio::time::sleep_until(deadline) => {
-                    group.kill();
-                    let _ = child.wait().await;
-                    return Err(timed_out(request.timeout));
+        // The I/O futures borrow `stdout_bytes`; they live only inside this block, so what was
+        // read is still there however the block ends.
+        let status = {
+            let mut write_stdin = std::pin::pin!(async {
+                if let Some(mut stdin) = stdin {
+                    // A hook may exit without reading its input: a broken pipe is not a failure.
+                    let _ = stdin.write_all(request.stdin()).await;
                 }
-                () = &mut write_stdin, if !stdin_done => stdin_done = true,
-                out = &mut read_stdout, if stdout_result.is_none() => {
-                    if let Err(failure) = out {
+            });
+            let mut read_stdout =
+                std::pin::pin!(read_capped(stdout, STDOUT_CAP_BYTES, &mut stdout_bytes));
+            let mut read_stderr = std::pin::pin!(stderr_capture.drain(stderr));
+            let (mut stdin_done, mut stdout_done, mut stderr_done) = (false, false, false);
+
+            let status = loop {
+                tokio::select! {
+                    status = child.wait() => break status,
+                    () = tokio::time::sleep_until(deadline) => {
                         group.kill();
                         let _ = child.wait().await;
-                        return Err(failure);
+                        return Err(HookFailure::TimedOut {
+                            timeout_ms: request.timeout.as_millis() as u64,
+                        });
                     }
-                    stdout_result = Some(out);
+                    () = &mut write_stdin, if !stdin_done => stdin_done = true,
+                    out = &mut read_stdout, if !stdout_done => {
+                        if let Err(failure) = out {
+                            group.kill();
+                            let _ = child.wait().await;
+                            return Err(failure);
+                        }
+                        stdout_done = true;
+                    }
+                    () = &mut read_stderr, if !stderr_done => stderr_done = true,
                 }
-                () = &mut read_stderr, if !stderr_done => stderr_done = true,
+            };
+
+            // The main process is gone and its output is in the pipes. Only a background
+            // process that inherited them can hold them open: it gets a short grace.
+            let grace_end = (Instant::now() + PIPE_GRACE).min(deadline);
+            let drain_pipes = async {
+                if !stdout_done {
+                    (&mut read_stdout).await?;
+                }
+                if !stderr_done {
+                    (&mut read_stderr).await;
+                }
+                Ok::<(), HookFailure>(())
+            };
+            if let Ok(Err(failure)) = tokio::time::timeout_at(grace_end, drain_pipes).await {
+                return Err(failure);
             }
+            status
         };
+        group.kill();
         let status = status.map_err(|error| HookFailure::Spawn {
             reason: format!("waiting for the hook failed: {error}"),
         })?;
-
-        // The main process is gone. Its output is already in the pipes; only a background
-        // process that inherited them can hold them open, and it gets a short grace.
-        let grace_end = (Instant::now() + PIPE_GRACE).min(deadline);
-        let drain_pipes = async {
-            if stdout_result.is_none() {
-                stdout_result = Some((&mut read_stdout).await);
-            }
-            if !stderr_done {
-                (&mut read_stderr).await;
-            }
-        };
-        let _ = tokio::time::timeout_at(grace_end, drain_pipes).await;
-        group.kill();
 
         if let Some(signal) = status.signal() {
             return Err(HookFailure::Signaled { signal });
@@ -157,13 +163,7 @@ impl CommandHook {
             Some(code) => return Err(HookFailure::Exited { code }),
             None => return Err(HookFailure::Exited { code: -1 }),
         }
-        let stdout = match stdout_result {
-            Some(result) => result?,
-            // The main process exited 0 but something it started still holds stdout: use
-            // what was read (the main process's output, since it has exited).
-            None => Vec::new(),
-        };
-        parse_stdout(request.role, &stdout)
+        parse_stdout(request.role, &stdout_bytes)
     }
 }
 
@@ -189,20 +189,21 @@ impl Drop for ProcessGroup {
     }
 }
 
+/// Reads `pipe` to its end into `out`; what was read stays in `out` if the future is dropped.
 async fn read_capped(
     pipe: Option<impl AsyncRead + Unpin>,
     cap: usize,
-) -> Result<Vec<u8>, HookFailure> {
-    let mut out = Vec::new();
-    let Some(pipe) = pipe else { return Ok(out) };
+    out: &mut Vec<u8>,
+) -> Result<(), HookFailure> {
+    let Some(pipe) = pipe else { return Ok(()) };
     // Read one byte past the cap to tell "exactly at the cap" from "over it".
     let mut limited = pipe.take(cap as u64 + 1);
     // A read error (rare on a pipe) ends the output like EOF would.
-    let _ = limited.read_to_end(&mut out).await;
+    let _ = limited.read_to_end(out).await;
     if out.len() > cap {
         return Err(HookFailure::OutputTooLarge { limit: cap });
     }
-    Ok(out)
+    Ok(())
 }
 
 /// A hook's stderr: forwarded line by line to the host's stderr under the hook's name, and

@@ -1,0 +1,6 @@
+//! Integration tests, in one binary (each extra test binary links everything again).
+
+mod command;
+mod contract;
+mod forgeflare;
+mod support;
