@@ -239,15 +239,29 @@ mod tests {
     fn creates_directory_and_appends_json_level() {
         let root = tempfile::tempdir().unwrap();
         let store = ConvergenceStore::new(root.path().join(".forgeflare"));
-        store.append_observations(&[observation("clean_test", 12)]).unwrap();
         store
-            .append_observations(&[observation("stable_output", 18), observation("lint_clean", 18)])
+            .append_observations(&[observation("clean_test", 12)])
+            .unwrap();
+        store
+            .append_observations(&[
+                observation("stable_output", 18),
+                observation("lint_clean", 18),
+            ])
             .unwrap();
         let state = ConvergenceStore::read(store.path()).unwrap();
-        let signals: Vec<_> = state.observations.iter().map(|o| o.signal.as_str()).collect();
+        let signals: Vec<_> = state
+            .observations
+            .iter()
+            .map(|o| o.signal.as_str())
+            .collect();
         assert_eq!(signals, ["clean_test", "stable_output", "lint_clean"]);
         assert!(state.final_state.is_none());
-        assert!(!root.path().join(".forgeflare/convergence.json.tmp").exists());
+        assert!(
+            !root
+                .path()
+                .join(".forgeflare/convergence.json.tmp")
+                .exists()
+        );
     }
 
     #[test]
@@ -255,25 +269,45 @@ mod tests {
         let root = tempfile::tempdir().unwrap();
         let store = ConvergenceStore::new(root.path());
         store.append_observations(&[observation("a", 1)]).unwrap();
-        assert!(store.write_final(final_state("convergence_signal")).unwrap().is_some());
-        assert!(store.write_final(final_state("end_turn")).unwrap().is_none());
+        assert!(
+            store
+                .write_final(final_state("convergence_signal"))
+                .unwrap()
+                .is_some()
+        );
+        assert!(
+            store
+                .write_final(final_state("end_turn"))
+                .unwrap()
+                .is_none()
+        );
         let text = fs::read_to_string(store.path()).unwrap();
         let json: serde_json::Value = serde_json::from_str(&text).unwrap();
         assert_eq!(json["final"]["reason"], "convergence_signal");
         assert_eq!(json["final"]["total_tokens"], 45000);
         assert_eq!(json["observations"][0]["signal"], "a");
         let timestamp = json["final"]["timestamp"].as_str().unwrap();
-        assert!(timestamp.ends_with('Z') && timestamp.len() == 20, "{timestamp}");
+        assert!(
+            timestamp.ends_with('Z') && timestamp.len() == 20,
+            "{timestamp}"
+        );
 
         store.clear().unwrap();
         assert!(!store.path().exists());
-        assert!(store.write_final(final_state("end_turn")).unwrap().is_some());
+        assert!(
+            store
+                .write_final(final_state("end_turn"))
+                .unwrap()
+                .is_some()
+        );
     }
 
     #[test]
     fn clear_of_missing_file_is_fine() {
         let root = tempfile::tempdir().unwrap();
-        ConvergenceStore::new(root.path().join("nope")).clear().unwrap();
+        ConvergenceStore::new(root.path().join("nope"))
+            .clear()
+            .unwrap();
     }
 
     #[test]
@@ -288,7 +322,13 @@ mod tests {
             fs::read_to_string(root.path().join("convergence.json.corrupt")).unwrap(),
             "{ not json"
         );
-        assert_eq!(ConvergenceStore::read(store.path()).unwrap().observations.len(), 1);
+        assert_eq!(
+            ConvergenceStore::read(store.path())
+                .unwrap()
+                .observations
+                .len(),
+            1
+        );
     }
 
     #[test]
@@ -298,7 +338,12 @@ mod tests {
         let blocker = root.path().join(".forgeflare");
         fs::write(&blocker, "").unwrap();
         let store = ConvergenceStore::new(&blocker);
-        let error = store.append_observations(&[observation("a", 1)]).unwrap_err();
-        assert!(error.to_string().contains("cannot create directory"), "{error}");
+        let error = store
+            .append_observations(&[observation("a", 1)])
+            .unwrap_err();
+        assert!(
+            error.to_string().contains("cannot create directory"),
+            "{error}"
+        );
     }
 }

@@ -76,7 +76,10 @@ mod tests {
         let mut counters = BlockCounters::new();
         assert_eq!(counters.record_block(), None);
         assert_eq!(counters.record_block(), None);
-        assert_eq!(counters.record_block(), Some(StopReason::BlockLimitConsecutive));
+        assert_eq!(
+            counters.record_block(),
+            Some(StopReason::BlockLimitConsecutive)
+        );
     }
 
     #[test]
@@ -108,7 +111,10 @@ mod tests {
         assert_eq!(counters.total(), 7);
         assert_eq!(counters.record_block(), None);
         assert_eq!(counters.record_block(), None);
-        assert_eq!(counters.record_block(), Some(StopReason::BlockLimitConsecutive));
+        assert_eq!(
+            counters.record_block(),
+            Some(StopReason::BlockLimitConsecutive)
+        );
         assert_eq!(counters.total(), 10);
     }
 

@@ -88,7 +88,9 @@ impl fmt::Display for StopReason {
 
 /// The string is not one of the seven Stop reasons.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown stop reason \"{0}\"; expected one of end_turn, iteration_limit, api_error, continuation_cap, block_limit_consecutive, block_limit_total, convergence_signal")]
+#[error(
+    "unknown stop reason \"{0}\"; expected one of end_turn, iteration_limit, api_error, continuation_cap, block_limit_consecutive, block_limit_total, convergence_signal"
+)]
 pub struct UnknownStopReason(pub String);
 
 impl FromStr for StopReason {
@@ -138,8 +140,8 @@ impl EventPayload<'_> {
     }
 
     /// The stdin JSON of a command hook, field for field as R3 shows it.
-    pub(crate) fn to_json(&self, cwd: &str) -> Vec<u8> {
-        let bytes = match *self {
+    pub(crate) fn to_json(self, cwd: &str) -> Vec<u8> {
+        let bytes = match self {
             EventPayload::Guard { call } => serde_json::to_vec(&PreToolUseJson {
                 event: "PreToolUse",
                 phase: "guard",
@@ -266,8 +268,13 @@ mod tests {
     #[test]
     fn guard_json_matches_spec_field_for_field() {
         let input = json!({"command": "cargo test --release"});
-        let call = ToolCall { tool: "Bash", input: &input, tool_iterations: 3 };
-        let text = String::from_utf8(EventPayload::Guard { call }.to_json("/home/user/project")).unwrap();
+        let call = ToolCall {
+            tool: "Bash",
+            input: &input,
+            tool_iterations: 3,
+        };
+        let text =
+            String::from_utf8(EventPayload::Guard { call }.to_json("/home/user/project")).unwrap();
         assert_eq!(
             text,
             r#"{"event":"PreToolUse","phase":"guard","tool":"Bash","input":{"command":"cargo test --release"},"tool_iterations":3,"cwd":"/home/user/project"}"#
@@ -277,7 +284,11 @@ mod tests {
     #[test]
     fn observe_json_after_block_and_after_allow() {
         let input = json!({"command": "rm -rf /"});
-        let call = ToolCall { tool: "Bash", input: &input, tool_iterations: 3 };
+        let call = ToolCall {
+            tool: "Bash",
+            input: &input,
+            tool_iterations: 3,
+        };
         let blocked = parsed(EventPayload::Observe {
             call,
             guard: GuardContext::Blocked {
@@ -294,7 +305,10 @@ mod tests {
                 "tool_iterations": 3, "cwd": "/home/user/project"
             })
         );
-        let allowed = parsed(EventPayload::Observe { call, guard: GuardContext::Allowed });
+        let allowed = parsed(EventPayload::Observe {
+            call,
+            guard: GuardContext::Allowed,
+        });
         assert_eq!(allowed["blocked"], json!(false));
         assert!(allowed.get("blocked_by").is_none());
         assert!(allowed.get("block_reason").is_none());
@@ -303,7 +317,11 @@ mod tests {
     #[test]
     fn post_and_stop_json_match_spec() {
         let input = json!({"command": "cargo test --release"});
-        let call = ToolCall { tool: "Bash", input: &input, tool_iterations: 3 };
+        let call = ToolCall {
+            tool: "Bash",
+            input: &input,
+            tool_iterations: 3,
+        };
         let post = parsed(EventPayload::Post {
             call,
             result: "test result: ok. 42 passed; 0 failed",
@@ -317,7 +335,11 @@ mod tests {
                 "tool_iterations": 3, "cwd": "/home/user/project"
             })
         );
-        let stop = parsed(EventPayload::Stop { reason: "end_turn", tool_iterations: 7, total_tokens: 45000 });
+        let stop = parsed(EventPayload::Stop {
+            reason: "end_turn",
+            tool_iterations: 7,
+            total_tokens: 45000,
+        });
         assert_eq!(
             stop,
             json!({"event": "Stop", "reason": "end_turn", "tool_iterations": 7, "total_tokens": 45000, "cwd": "/home/user/project"})
@@ -330,13 +352,21 @@ mod tests {
         assert_eq!(
             strings,
             [
-                "end_turn", "iteration_limit", "api_error", "continuation_cap",
-                "block_limit_consecutive", "block_limit_total", "convergence_signal"
+                "end_turn",
+                "iteration_limit",
+                "api_error",
+                "continuation_cap",
+                "block_limit_consecutive",
+                "block_limit_total",
+                "convergence_signal"
             ]
         );
         for reason in StopReason::ALL {
             assert_eq!(reason.as_str().parse::<StopReason>(), Ok(reason));
-            assert_eq!(serde_json::to_value(reason).unwrap(), json!(reason.as_str()));
+            assert_eq!(
+                serde_json::to_value(reason).unwrap(),
+                json!(reason.as_str())
+            );
         }
         assert!("EndTurn".parse::<StopReason>().is_err());
     }

@@ -117,8 +117,17 @@ impl HookRunner {
     }
 
     /// PreToolUse: guards (fail closed), then observers (fail open).
-    pub async fn run_pre_tool_use(&self, tool: &str, input: &Value, tool_iterations: usize) -> PreToolResult {
-        let call = ToolCall { tool, input, tool_iterations };
+    pub async fn run_pre_tool_use(
+        &self,
+        tool: &str,
+        input: &Value,
+        tool_iterations: usize,
+    ) -> PreToolResult {
+        let call = ToolCall {
+            tool,
+            input,
+            tool_iterations,
+        };
         let outcome = self.runner.pre_tool_use(call).await;
         log_failures(&outcome.reports);
         match outcome.decision {
@@ -140,7 +149,11 @@ impl HookRunner {
         is_error: bool,
         tool_iterations: usize,
     ) -> PostToolResult {
-        let call = ToolCall { tool, input, tool_iterations };
+        let call = ToolCall {
+            tool,
+            input,
+            tool_iterations,
+        };
         let outcome = self.runner.post_tool_use(call, result, is_error).await;
         log_failures(&outcome.reports);
         log_warnings(&outcome.warnings);

@@ -10,9 +10,13 @@ use std::time::Instant;
 
 use crate::command::CommandHook;
 use crate::config::{Config, ConfigError, ConfigProblem, HookSource, HookSpec, OnFailure, Role};
-use crate::convergence::{ConvergenceError, ConvergenceStore, FinalState, Observation, timestamp_now};
+use crate::convergence::{
+    ConvergenceError, ConvergenceStore, FinalState, Observation, timestamp_now,
+};
 use crate::event::{EventPayload, GuardContext, StopReason, ToolCall, cap_result};
-use crate::outcome::{Block, GuardDecision, HookReport, PostToolOutcome, PreToolOutcome, StopOutcome};
+use crate::outcome::{
+    Block, GuardDecision, HookReport, PostToolOutcome, PreToolOutcome, StopOutcome,
+};
 use crate::runtime::{HookRequest, Runtime};
 use crate::verdict::{HookFailure, Verdict};
 
@@ -71,11 +75,19 @@ struct LoadedHook {
 impl HookRunner {
     /// Loads `config_path`. A missing file is a runner with no hooks (R2: unconfigured is the
     /// default); an unreadable or invalid file is an error.
-    pub fn load(config_path: impl AsRef<Path>, options: RunnerOptions) -> Result<HookRunner, ConfigError> {
+    pub fn load(
+        config_path: impl AsRef<Path>,
+        options: RunnerOptions,
+    ) -> Result<HookRunner, ConfigError> {
         let config_path = config_path.as_ref();
         match Config::load_optional(config_path)? {
             Some(config) => HookRunner::new(config, options),
-            None => Ok(HookRunner::build(config_path.to_path_buf(), Vec::new(), None, &options)),
+            None => Ok(HookRunner::build(
+                config_path.to_path_buf(),
+                Vec::new(),
+                None,
+                &options,
+            )),
         }
     }
 
@@ -108,10 +120,20 @@ impl HookRunner {
     /// message naming `error`; PostToolUse and Stop do nothing. This is what an agent should
     /// run with when its configuration is broken, instead of silently running without guards.
     pub fn fail_closed(error: ConfigError, options: RunnerOptions) -> HookRunner {
-        HookRunner::build(error.path().to_path_buf(), Vec::new(), Some(error), &options)
+        HookRunner::build(
+            error.path().to_path_buf(),
+            Vec::new(),
+            Some(error),
+            &options,
+        )
     }
 
-    fn build(config_path: PathBuf, hooks: Vec<LoadedHook>, load_error: Option<ConfigError>, options: &RunnerOptions) -> HookRunner {
+    fn build(
+        config_path: PathBuf,
+        hooks: Vec<LoadedHook>,
+        load_error: Option<ConfigError>,
+        options: &RunnerOptions,
+    ) -> HookRunner {
         let state_dir = options
             .state_dir
             .clone()
@@ -164,7 +186,9 @@ impl HookRunner {
         let inner = &*self.inner;
         if let Some(error) = &inner.load_error {
             let hook = inner.config_path.display().to_string();
-            let failure = HookFailure::Config { reason: error.one_line() };
+            let failure = HookFailure::Config {
+                reason: error.one_line(),
+            };
             return PreToolOutcome {
                 decision: GuardDecision::Block(Block::failed(&hook, failure)),
                 reports: Vec::new(),
@@ -174,9 +198,13 @@ impl HookRunner {
         let mut decision = GuardDecision::Allow;
         let guard_json = OnceLock::new();
         for hook in inner.matching(Role::Guard, Some(call.tool)) {
-            let report = inner.call(hook, EventPayload::Guard { call }, &guard_json).await;
+            let report = inner
+                .call(hook, EventPayload::Guard { call }, &guard_json)
+                .await;
             let block = match &report.result {
-                Ok(Verdict::Block { reason }) => Some(Block::decided(&hook.spec.name, reason.clone())),
+                Ok(Verdict::Block { reason }) => {
+                    Some(Block::decided(&hook.spec.name, reason.clone()))
+                }
                 Ok(_) => None,
                 Err(_) if hook.spec.on_failure == OnFailure::Allow => None,
                 Err(failure) => Some(Block::failed(&hook.spec.name, failure.clone())),
@@ -205,7 +233,12 @@ impl HookRunner {
 
     /// PostToolUse: every matching hook in declaration order (fail open). The first signal is
     /// the outcome's `signal`; every signal is appended to convergence.json in one write.
-    pub async fn post_tool_use(&self, call: ToolCall<'_>, result: &str, is_error: bool) -> PostToolOutcome {
+    pub async fn post_tool_use(
+        &self,
+        call: ToolCall<'_>,
+        result: &str,
+        is_error: bool,
+    ) -> PostToolOutcome {
         let inner = &*self.inner;
         let mut outcome = PostToolOutcome {
             signal: None,
@@ -220,7 +253,11 @@ impl HookRunner {
         let result = cap_result(result);
         let json = OnceLock::new();
         for hook in hooks {
-            let payload = EventPayload::Post { call, result: &result, is_error };
+            let payload = EventPayload::Post {
+                call,
+                result: &result,
+                is_error,
+            };
             let report = inner.call(hook, payload, &json).await;
             if let Ok(Verdict::Signal(signal)) = &report.result {
                 outcome.signals.push(signal.clone());
@@ -247,12 +284,23 @@ impl HookRunner {
 
     /// Stop: every Stop hook in declaration order (fail open), then `final` in
     /// convergence.json, once per session. A runner without hooks does nothing (R2).
-    pub async fn stop(&self, reason: StopReason, tool_iterations: usize, total_tokens: u64) -> StopOutcome {
-        self.stop_with_reason(reason.as_str(), tool_iterations, total_tokens).await
+    pub async fn stop(
+        &self,
+        reason: StopReason,
+        tool_iterations: usize,
+        total_tokens: u64,
+    ) -> StopOutcome {
+        self.stop_with_reason(reason.as_str(), tool_iterations, total_tokens)
+            .await
     }
 
     /// [`HookRunner::stop`] with the reason as a string, for facades whose callers pass one.
-    pub(crate) async fn stop_with_reason(&self, reason: &str, tool_iterations: usize, total_tokens: u64) -> StopOutcome {
+    pub(crate) async fn stop_with_reason(
+        &self,
+        reason: &str,
+        tool_iterations: usize,
+        total_tokens: u64,
+    ) -> StopOutcome {
         let inner = &*self.inner;
         let mut outcome = StopOutcome {
             reports: Vec::new(),
@@ -264,7 +312,11 @@ impl HookRunner {
         }
         let json = OnceLock::new();
         for hook in inner.matching(Role::Stop, None) {
-            let payload = EventPayload::Stop { reason, tool_iterations, total_tokens };
+            let payload = EventPayload::Stop {
+                reason,
+                tool_iterations,
+                total_tokens,
+            };
             outcome.reports.push(inner.call(hook, payload, &json).await);
         }
         let final_state = FinalState {
@@ -287,13 +339,22 @@ impl HookRunner {
 }
 
 impl Inner {
-    fn matching<'s>(&'s self, role: Role, tool: Option<&'s str>) -> impl Iterator<Item = &'s LoadedHook> + 's {
+    fn matching<'s>(
+        &'s self,
+        role: Role,
+        tool: Option<&'s str>,
+    ) -> impl Iterator<Item = &'s LoadedHook> + 's {
         self.hooks.iter().filter(move |hook| {
             hook.spec.role == role && tool.is_none_or(|tool| hook.spec.matches_tool(tool))
         })
     }
 
-    async fn call(&self, hook: &LoadedHook, payload: EventPayload<'_>, json: &OnceLock<Vec<u8>>) -> HookReport {
+    async fn call(
+        &self,
+        hook: &LoadedHook,
+        payload: EventPayload<'_>,
+        json: &OnceLock<Vec<u8>>,
+    ) -> HookReport {
         let request = HookRequest {
             name: &hook.spec.name,
             role: hook.spec.role,

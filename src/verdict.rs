@@ -161,7 +161,9 @@ pub(crate) fn parse_stdout(role: Role, stdout: &[u8]) -> Result<Verdict, HookFai
     match (role, output.action.as_str()) {
         (Role::Guard, "allow") => Ok(Verdict::Allow),
         (Role::Guard, "block") => Ok(Verdict::Block {
-            reason: output.reason.unwrap_or_else(|| "no reason provided".to_string()),
+            reason: output
+                .reason
+                .unwrap_or_else(|| "no reason provided".to_string()),
         }),
         (Role::Guard, other) => Err(invalid(format!(
             "unknown action \"{other}\"; a guard answers \"allow\" or \"block\""
@@ -215,12 +217,30 @@ mod tests {
             "blocked by ralph-guard.sh: destructive command detected"
         );
         let cases = [
-            (HookFailure::TimedOut { timeout_ms: 5000 }, "hook failed: g.sh timed out after 5000ms (tool blocked by default)"),
-            (HookFailure::Exited { code: 2 }, "hook failed: g.sh exited with code 2 (tool blocked by default)"),
-            (HookFailure::InvalidOutput { detail: "x".into() }, "hook failed: g.sh returned invalid JSON (tool blocked by default)"),
-            (HookFailure::Exited { code: 127 }, "hook failed: g.sh exited with code 127: command not found (check the path in hooks.toml) (tool blocked by default)"),
-            (HookFailure::Signaled { signal: 9 }, "hook failed: g.sh killed by signal 9 (SIGKILL) (tool blocked by default)"),
-            (HookFailure::OutputTooLarge { limit: 1048576 }, "hook failed: g.sh printed more than 1048576 bytes on stdout (tool blocked by default)"),
+            (
+                HookFailure::TimedOut { timeout_ms: 5000 },
+                "hook failed: g.sh timed out after 5000ms (tool blocked by default)",
+            ),
+            (
+                HookFailure::Exited { code: 2 },
+                "hook failed: g.sh exited with code 2 (tool blocked by default)",
+            ),
+            (
+                HookFailure::InvalidOutput { detail: "x".into() },
+                "hook failed: g.sh returned invalid JSON (tool blocked by default)",
+            ),
+            (
+                HookFailure::Exited { code: 127 },
+                "hook failed: g.sh exited with code 127: command not found (check the path in hooks.toml) (tool blocked by default)",
+            ),
+            (
+                HookFailure::Signaled { signal: 9 },
+                "hook failed: g.sh killed by signal 9 (SIGKILL) (tool blocked by default)",
+            ),
+            (
+                HookFailure::OutputTooLarge { limit: 1048576 },
+                "hook failed: g.sh printed more than 1048576 bytes on stdout (tool blocked by default)",
+            ),
         ];
         for (failure, expected) in cases {
             assert_eq!(guard_failed_message("g.sh", &failure), expected);
@@ -230,25 +250,104 @@ mod tests {
     #[test]
     fn parses_each_role() {
         let table: &[(&str, Role, &str, Result<Verdict, ()>)] = &[
-            ("allow", Role::Guard, r#"{"action":"allow"}"#, Ok(Verdict::Allow)),
-            ("block", Role::Guard, r#"{"action":"block","reason":"nope"}"#, Ok(Verdict::Block { reason: "nope".into() })),
-            ("block without reason", Role::Guard, r#"{"action":"block"}"#, Ok(Verdict::Block { reason: "no reason provided".into() })),
-            ("trailing newline", Role::Guard, "{\"action\":\"allow\"}\n", Ok(Verdict::Allow)),
-            ("extra fields", Role::Guard, r#"{"action":"allow","note":1}"#, Ok(Verdict::Allow)),
-            ("unknown guard action", Role::Guard, r#"{"action":"deny"}"#, Err(())),
+            (
+                "allow",
+                Role::Guard,
+                r#"{"action":"allow"}"#,
+                Ok(Verdict::Allow),
+            ),
+            (
+                "block",
+                Role::Guard,
+                r#"{"action":"block","reason":"nope"}"#,
+                Ok(Verdict::Block {
+                    reason: "nope".into(),
+                }),
+            ),
+            (
+                "block without reason",
+                Role::Guard,
+                r#"{"action":"block"}"#,
+                Ok(Verdict::Block {
+                    reason: "no reason provided".into(),
+                }),
+            ),
+            (
+                "trailing newline",
+                Role::Guard,
+                "{\"action\":\"allow\"}\n",
+                Ok(Verdict::Allow),
+            ),
+            (
+                "extra fields",
+                Role::Guard,
+                r#"{"action":"allow","note":1}"#,
+                Ok(Verdict::Allow),
+            ),
+            (
+                "unknown guard action",
+                Role::Guard,
+                r#"{"action":"deny"}"#,
+                Err(()),
+            ),
             ("empty", Role::Guard, "", Err(())),
             ("not json", Role::Guard, "allow", Err(())),
-            ("two objects", Role::Guard, r#"{"action":"allow"}{"action":"block"}"#, Err(())),
-            ("continue", Role::Post, r#"{"action":"continue"}"#, Ok(Verdict::Continue)),
-            ("signal", Role::Post, r#"{"action":"signal","signal":"converged","reason":"3 runs"}"#,
-                Ok(Verdict::Signal(Signal { signal: "converged".into(), reason: "3 runs".into() }))),
-            ("signal without name", Role::Post, r#"{"action":"signal"}"#, Err(())),
-            ("unknown post action", Role::Post, r#"{"action":"block"}"#, Err(())),
-            ("stop continue", Role::Stop, r#"{"action":"continue"}"#, Ok(Verdict::Stopped { unrecognized_action: None })),
-            ("stop signal is logged, not failed", Role::Stop, r#"{"action":"signal"}"#,
-                Ok(Verdict::Stopped { unrecognized_action: Some("signal".into()) })),
+            (
+                "two objects",
+                Role::Guard,
+                r#"{"action":"allow"}{"action":"block"}"#,
+                Err(()),
+            ),
+            (
+                "continue",
+                Role::Post,
+                r#"{"action":"continue"}"#,
+                Ok(Verdict::Continue),
+            ),
+            (
+                "signal",
+                Role::Post,
+                r#"{"action":"signal","signal":"converged","reason":"3 runs"}"#,
+                Ok(Verdict::Signal(Signal {
+                    signal: "converged".into(),
+                    reason: "3 runs".into(),
+                })),
+            ),
+            (
+                "signal without name",
+                Role::Post,
+                r#"{"action":"signal"}"#,
+                Err(()),
+            ),
+            (
+                "unknown post action",
+                Role::Post,
+                r#"{"action":"block"}"#,
+                Err(()),
+            ),
+            (
+                "stop continue",
+                Role::Stop,
+                r#"{"action":"continue"}"#,
+                Ok(Verdict::Stopped {
+                    unrecognized_action: None,
+                }),
+            ),
+            (
+                "stop signal is logged, not failed",
+                Role::Stop,
+                r#"{"action":"signal"}"#,
+                Ok(Verdict::Stopped {
+                    unrecognized_action: Some("signal".into()),
+                }),
+            ),
             ("stop garbage", Role::Stop, "nope", Err(())),
-            ("observe ignores output", Role::Observe, "garbage", Ok(Verdict::Observed)),
+            (
+                "observe ignores output",
+                Role::Observe,
+                "garbage",
+                Ok(Verdict::Observed),
+            ),
         ];
         for (name, role, stdout, expected) in table {
             let got = parse_stdout(*role, stdout.as_bytes()).map_err(|_| ());

@@ -48,10 +48,7 @@ impl ConfigError {
                 format!("cannot read {}: {source}", path.display())
             }
             ConfigError::Invalid { path, problems } => {
-                let first = problems
-                    .first()
-                    .map(|p| p.to_string())
-                    .unwrap_or_default();
+                let first = problems.first().map(|p| p.to_string()).unwrap_or_default();
                 match problems.len() {
                     0 | 1 => format!("{}:{first}", path.display()),
                     n => format!("{}:{first} (and {} more)", path.display(), n - 1),

@@ -123,7 +123,9 @@ pub struct HookSpec {
 impl HookSpec {
     /// True when the hook fires for `tool` (exact match, R2).
     pub fn matches_tool(&self, tool: &str) -> bool {
-        self.match_tool.as_deref().is_none_or(|wanted| wanted == tool)
+        self.match_tool
+            .as_deref()
+            .is_none_or(|wanted| wanted == tool)
     }
 
     /// `timeout_ms` as configured (or defaulted), for messages.

@@ -34,12 +34,19 @@ const HOOK_KEYS: &[&str] = &[
 ];
 
 pub(super) fn parse_hooks(text: &str) -> Result<Vec<HookSpec>, Vec<ConfigProblem>> {
-    let mut sink = Problems { text, list: Vec::new() };
+    let mut sink = Problems {
+        text,
+        list: Vec::new(),
+    };
     let (doc, syntax_errors) = DeTable::parse_recoverable(text);
     if !syntax_errors.is_empty() {
         for error in syntax_errors {
             let span = error.span().unwrap_or(0..0);
-            sink.push(&span, None, format!("TOML syntax error: {}", error.message()));
+            sink.push(
+                &span,
+                None,
+                format!("TOML syntax error: {}", error.message()),
+            );
         }
         return Err(sink.finish());
     }
@@ -68,7 +75,9 @@ pub(super) fn parse_hooks(text: &str) -> Result<Vec<HookSpec>, Vec<ConfigProblem
             other => sink.push(
                 &key.span(),
                 None,
-                format!("unknown top-level key `{other}`; hooks.toml holds only `[[hooks]]` tables"),
+                format!(
+                    "unknown top-level key `{other}`; hooks.toml holds only `[[hooks]]` tables"
+                ),
             ),
         }
     }
@@ -87,7 +96,12 @@ struct Problems<'t> {
 }
 
 impl Problems<'_> {
-    fn push(&mut self, span: &Range<usize>, hook: Option<(usize, Option<String>)>, message: String) {
+    fn push(
+        &mut self,
+        span: &Range<usize>,
+        hook: Option<(usize, Option<String>)>,
+        message: String,
+    ) {
         self.list.push(ConfigProblem {
             location: Location::of_offset(self.text, span.start),
             hook,
@@ -172,16 +186,25 @@ fn parse_hook(
         sink.push(
             &item.span(),
             Some((index, None)),
-            format!("a hook must be a table, found {}", item.get_ref().type_str()),
+            format!(
+                "a hook must be a table, found {}",
+                item.get_ref().type_str()
+            ),
         );
         return None;
     };
     let errors_before = sink.list.len();
-    let mut hook = HookTable { index, name: None, table };
+    let mut hook = HookTable {
+        index,
+        name: None,
+        table,
+    };
     // The name comes first so that every later problem can mention it.
     let explicit_name = hook.string("name", sink).map(|(name, _)| name);
     let command = hook.string("command", sink);
-    hook.name = explicit_name.clone().or_else(|| command.as_ref().map(|(c, _)| c.clone()));
+    hook.name = explicit_name
+        .clone()
+        .or_else(|| command.as_ref().map(|(c, _)| c.clone()));
 
     for (key, _) in table.iter() {
         let key_name = key.get_ref().as_ref();
@@ -225,7 +248,11 @@ fn unknown_key_message(key: &str) -> String {
     )
 }
 
-fn parse_role(hook: &HookTable<'_, '_>, item: &Spanned<DeValue<'_>>, sink: &mut Problems<'_>) -> Option<Role> {
+fn parse_role(
+    hook: &HookTable<'_, '_>,
+    item: &Spanned<DeValue<'_>>,
+    sink: &mut Problems<'_>,
+) -> Option<Role> {
     let Some((event, event_span)) = hook.string("event", sink) else {
         if hook.field("event").is_none() {
             hook.problem(
@@ -255,7 +282,9 @@ fn parse_role(hook: &HookTable<'_, '_>, item: &Spanned<DeValue<'_>>, sink: &mut 
             hook.problem(
                 sink,
                 &span,
-                format!("`phase` applies only to PreToolUse hooks; remove it from this {event} hook"),
+                format!(
+                    "`phase` applies only to PreToolUse hooks; remove it from this {event} hook"
+                ),
             );
             None
         }
@@ -270,14 +299,21 @@ fn parse_role(hook: &HookTable<'_, '_>, item: &Spanned<DeValue<'_>>, sink: &mut 
             hook.problem(
                 sink,
                 &event_span,
-                format!("unknown event \"{other}\"{hint} (events: {})", EVENTS.join(", ")),
+                format!(
+                    "unknown event \"{other}\"{hint} (events: {})",
+                    EVENTS.join(", ")
+                ),
             );
             None
         }
     }
 }
 
-fn parse_timeout(hook: &HookTable<'_, '_>, role: Option<Role>, sink: &mut Problems<'_>) -> Option<Duration> {
+fn parse_timeout(
+    hook: &HookTable<'_, '_>,
+    role: Option<Role>,
+    sink: &mut Problems<'_>,
+) -> Option<Duration> {
     let Some((value, _)) = hook.field("timeout_ms") else {
         let default = if role == Some(Role::Stop) {
             DEFAULT_STOP_TIMEOUT_MS
@@ -316,7 +352,11 @@ fn parse_timeout(hook: &HookTable<'_, '_>, role: Option<Role>, sink: &mut Proble
     }
 }
 
-fn parse_on_failure(hook: &HookTable<'_, '_>, role: Option<Role>, sink: &mut Problems<'_>) -> OnFailure {
+fn parse_on_failure(
+    hook: &HookTable<'_, '_>,
+    role: Option<Role>,
+    sink: &mut Problems<'_>,
+) -> OnFailure {
     let Some((value, span)) = hook.string("on_failure", sink) else {
         return OnFailure::Block;
     };
@@ -377,12 +417,19 @@ fn parse_source(
             let (command, _) = command?;
             let env = parse_env(hook, sink);
             let cwd = hook.string("cwd", sink).map(|(cwd, _)| PathBuf::from(cwd));
-            Some(HookSource::Command(CommandSpec { command, env: env?, cwd }))
+            Some(HookSource::Command(CommandSpec {
+                command,
+                env: env?,
+                cwd,
+            }))
         }
     }
 }
 
-fn parse_env(hook: &HookTable<'_, '_>, sink: &mut Problems<'_>) -> Option<BTreeMap<String, String>> {
+fn parse_env(
+    hook: &HookTable<'_, '_>,
+    sink: &mut Problems<'_>,
+) -> Option<BTreeMap<String, String>> {
     let mut env = BTreeMap::new();
     let Some((value, _)) = hook.field("env") else {
         return Some(env);
@@ -402,7 +449,11 @@ fn parse_env(hook: &HookTable<'_, '_>, sink: &mut Problems<'_>) -> Option<BTreeM
     for (key, value) in table.iter() {
         let name = key.get_ref().as_ref();
         if name.is_empty() || name.contains(['=', '\0']) {
-            hook.problem(sink, &key.span(), format!("`{name}` is not a valid environment variable name"));
+            hook.problem(
+                sink,
+                &key.span(),
+                format!("`{name}` is not a valid environment variable name"),
+            );
             ok = false;
             continue;
         }
@@ -414,7 +465,10 @@ fn parse_env(hook: &HookTable<'_, '_>, sink: &mut Problems<'_>) -> Option<BTreeM
                 hook.problem(
                     sink,
                     &value.span(),
-                    format!("env variable `{name}` must be a string, found {}", other.type_str()),
+                    format!(
+                        "env variable `{name}` must be a string, found {}",
+                        other.type_str()
+                    ),
                 );
                 ok = false;
             }

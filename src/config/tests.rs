@@ -59,13 +59,30 @@ command = "stop-default-timeout.sh"
     let summary: Vec<_> = config
         .hooks
         .iter()
-        .map(|h| (h.name.as_str(), h.role, h.match_tool.as_deref(), h.timeout_ms()))
+        .map(|h| {
+            (
+                h.name.as_str(),
+                h.role,
+                h.match_tool.as_deref(),
+                h.timeout_ms(),
+            )
+        })
         .collect();
     assert_eq!(
         summary,
         [
-            (".claude/hooks/ralph-guard.sh", Role::Guard, Some("Bash"), 5000),
-            (".claude/hooks/edit-guard.sh", Role::Guard, Some("Edit"), 5000),
+            (
+                ".claude/hooks/ralph-guard.sh",
+                Role::Guard,
+                Some("Bash"),
+                5000
+            ),
+            (
+                ".claude/hooks/edit-guard.sh",
+                Role::Guard,
+                Some("Edit"),
+                5000
+            ),
             (".claude/hooks/audit-log.sh", Role::Observe, None, 3000),
             (".claude/hooks/convergence-check.sh", Role::Post, None, 5000),
             (".claude/hooks/session-end.sh", Role::Stop, None, 3000),
@@ -73,7 +90,12 @@ command = "stop-default-timeout.sh"
             ("stop-default-timeout.sh", Role::Stop, None, 3000),
         ]
     );
-    assert!(config.hooks.iter().all(|h| h.enabled && h.on_failure == OnFailure::Block));
+    assert!(
+        config
+            .hooks
+            .iter()
+            .all(|h| h.enabled && h.on_failure == OnFailure::Block)
+    );
     assert_eq!(config.base_dir(), Path::new("proj/.forgeflare"));
 }
 
@@ -112,51 +134,129 @@ fn empty_file_and_empty_hooks_are_no_hooks() {
 fn each_problem_is_located_and_names_its_hook() {
     // One line per case: the file and the single problem expected (line:col and text).
     let cases: &[(&str, &str, &str)] = &[
-        ("unknown key", "[[hooks]]\nevent = \"Stop\"\ncommand = \"x\"\ncomand = \"y\"\n",
-            "4:1: hook #1 (x): unknown key `comand`; did you mean `command`?"),
-        ("unknown event", "[[hooks]]\nevent = \"PreTool\"\ncommand = \"x\"\n",
-            "2:9: hook #1 (x): unknown event \"PreTool\""),
-        ("event case", "[[hooks]]\nevent = \"pretooluse\"\ncommand = \"x\"\n",
-            "did you mean \"PreToolUse\"?"),
-        ("phase on PostToolUse", "[[hooks]]\nevent = \"PostToolUse\"\nphase = \"guard\"\ncommand = \"x\"\n",
-            "3:9: hook #1 (x): `phase` applies only to PreToolUse hooks"),
-        ("phase on Stop", "[[hooks]]\nevent = \"Stop\"\nphase = \"observe\"\ncommand = \"x\"\n",
-            "3:9: hook #1 (x): `phase` applies only to PreToolUse hooks"),
-        ("unknown phase", "[[hooks]]\nevent = \"PreToolUse\"\nphase = \"gaurd\"\ncommand = \"x\"\n",
-            "3:9: hook #1 (x): unknown phase \"gaurd\""),
-        ("zero timeout", "[[hooks]]\nevent = \"Stop\"\ncommand = \"x\"\ntimeout_ms = 0\n",
-            "4:14: hook #1 (x): `timeout_ms` must be between 1 and"),
-        ("negative timeout", "[[hooks]]\nevent = \"Stop\"\ncommand = \"x\"\ntimeout_ms = -5\n",
-            "`timeout_ms` must be between 1 and 3600000, found -5"),
-        ("string timeout", "[[hooks]]\nevent = \"Stop\"\ncommand = \"x\"\ntimeout_ms = \"5s\"\n",
-            "4:14: hook #1 (x): `timeout_ms` must be a whole number of milliseconds, found string"),
-        ("both command and wasm", "[[hooks]]\nevent = \"Stop\"\ncommand = \"x\"\nwasm = \"y.wasm\"\n",
-            "4:1: hook #1 (x): a hook has exactly one of `command` or `wasm`; this one has both"),
-        ("neither command nor wasm", "[[hooks]]\nname = \"lonely\"\nevent = \"Stop\"\n",
-            "hook #1 (lonely): a hook needs exactly one of `command`"),
-        ("missing event", "[[hooks]]\ncommand = \"x\"\n", "hook #1 (x): missing `event`"),
-        ("empty match_tool", "[[hooks]]\nevent = \"PreToolUse\"\ncommand = \"x\"\nmatch_tool = \"\"\n",
-            "4:14: hook #1 (x): `match_tool` must not be empty"),
-        ("empty command", "[[hooks]]\nevent = \"PreToolUse\"\ncommand = \" \"\n",
-            "3:11: hook #1: `command` must not be empty"),
-        ("on_failure on observe", "[[hooks]]\nevent = \"PreToolUse\"\nphase = \"observe\"\ncommand = \"x\"\non_failure = \"allow\"\n",
-            "5:14: hook #1 (x): `on_failure` applies only to PreToolUse guard hooks"),
-        ("unknown on_failure", "[[hooks]]\nevent = \"PreToolUse\"\ncommand = \"x\"\non_failure = \"open\"\n",
-            "unknown on_failure \"open\""),
-        ("enabled not bool", "[[hooks]]\nevent = \"Stop\"\ncommand = \"x\"\nenabled = \"no\"\n",
-            "4:11: hook #1 (x): `enabled` must be true or false, found string"),
-        ("env as list", "[[hooks]]\nevent = \"Stop\"\ncommand = \"x\"\nenv = [\"HOME\"]\n",
-            "4:7: hook #1 (x): `env` of a command hook must be a table"),
-        ("env value not string", "[[hooks]]\nevent = \"Stop\"\ncommand = \"x\"\nenv = { N = 1 }\n",
-            "env variable `N` must be a string, found integer"),
-        ("unknown top-level key", "[hook]\nevent = \"Stop\"\n", "1:2: unknown top-level key `hook`"),
-        ("hooks not an array", "hooks = \"x\"\n", "1:9: `hooks` must be an array of tables"),
-        ("syntax error", "[[hooks]]\nevent = \"Stop\ncommand = \"x\"\n", "2:"),
+        (
+            "unknown key",
+            "[[hooks]]\nevent = \"Stop\"\ncommand = \"x\"\ncomand = \"y\"\n",
+            "4:1: hook #1 (x): unknown key `comand`; did you mean `command`?",
+        ),
+        (
+            "unknown event",
+            "[[hooks]]\nevent = \"PreTool\"\ncommand = \"x\"\n",
+            "2:9: hook #1 (x): unknown event \"PreTool\"",
+        ),
+        (
+            "event case",
+            "[[hooks]]\nevent = \"pretooluse\"\ncommand = \"x\"\n",
+            "did you mean \"PreToolUse\"?",
+        ),
+        (
+            "phase on PostToolUse",
+            "[[hooks]]\nevent = \"PostToolUse\"\nphase = \"guard\"\ncommand = \"x\"\n",
+            "3:9: hook #1 (x): `phase` applies only to PreToolUse hooks",
+        ),
+        (
+            "phase on Stop",
+            "[[hooks]]\nevent = \"Stop\"\nphase = \"observe\"\ncommand = \"x\"\n",
+            "3:9: hook #1 (x): `phase` applies only to PreToolUse hooks",
+        ),
+        (
+            "unknown phase",
+            "[[hooks]]\nevent = \"PreToolUse\"\nphase = \"gaurd\"\ncommand = \"x\"\n",
+            "3:9: hook #1 (x): unknown phase \"gaurd\"",
+        ),
+        (
+            "zero timeout",
+            "[[hooks]]\nevent = \"Stop\"\ncommand = \"x\"\ntimeout_ms = 0\n",
+            "4:14: hook #1 (x): `timeout_ms` must be between 1 and",
+        ),
+        (
+            "negative timeout",
+            "[[hooks]]\nevent = \"Stop\"\ncommand = \"x\"\ntimeout_ms = -5\n",
+            "`timeout_ms` must be between 1 and 3600000, found -5",
+        ),
+        (
+            "string timeout",
+            "[[hooks]]\nevent = \"Stop\"\ncommand = \"x\"\ntimeout_ms = \"5s\"\n",
+            "4:14: hook #1 (x): `timeout_ms` must be a whole number of milliseconds, found string",
+        ),
+        (
+            "both command and wasm",
+            "[[hooks]]\nevent = \"Stop\"\ncommand = \"x\"\nwasm = \"y.wasm\"\n",
+            "4:1: hook #1 (x): a hook has exactly one of `command` or `wasm`; this one has both",
+        ),
+        (
+            "neither command nor wasm",
+            "[[hooks]]\nname = \"lonely\"\nevent = \"Stop\"\n",
+            "hook #1 (lonely): a hook needs exactly one of `command`",
+        ),
+        (
+            "missing event",
+            "[[hooks]]\ncommand = \"x\"\n",
+            "hook #1 (x): missing `event`",
+        ),
+        (
+            "empty match_tool",
+            "[[hooks]]\nevent = \"PreToolUse\"\ncommand = \"x\"\nmatch_tool = \"\"\n",
+            "4:14: hook #1 (x): `match_tool` must not be empty",
+        ),
+        (
+            "empty command",
+            "[[hooks]]\nevent = \"PreToolUse\"\ncommand = \" \"\n",
+            "3:11: hook #1: `command` must not be empty",
+        ),
+        (
+            "on_failure on observe",
+            "[[hooks]]\nevent = \"PreToolUse\"\nphase = \"observe\"\ncommand = \"x\"\non_failure = \"allow\"\n",
+            "5:14: hook #1 (x): `on_failure` applies only to PreToolUse guard hooks",
+        ),
+        (
+            "unknown on_failure",
+            "[[hooks]]\nevent = \"PreToolUse\"\ncommand = \"x\"\non_failure = \"open\"\n",
+            "unknown on_failure \"open\"",
+        ),
+        (
+            "enabled not bool",
+            "[[hooks]]\nevent = \"Stop\"\ncommand = \"x\"\nenabled = \"no\"\n",
+            "4:11: hook #1 (x): `enabled` must be true or false, found string",
+        ),
+        (
+            "env as list",
+            "[[hooks]]\nevent = \"Stop\"\ncommand = \"x\"\nenv = [\"HOME\"]\n",
+            "4:7: hook #1 (x): `env` of a command hook must be a table",
+        ),
+        (
+            "env value not string",
+            "[[hooks]]\nevent = \"Stop\"\ncommand = \"x\"\nenv = { N = 1 }\n",
+            "env variable `N` must be a string, found integer",
+        ),
+        (
+            "unknown top-level key",
+            "[hook]\nevent = \"Stop\"\n",
+            "1:2: unknown top-level key `hook`",
+        ),
+        (
+            "hooks not an array",
+            "hooks = \"x\"\n",
+            "1:9: `hooks` must be an array of tables",
+        ),
+        (
+            "syntax error",
+            "[[hooks]]\nevent = \"Stop\ncommand = \"x\"\n",
+            "2:",
+        ),
     ];
     for (name, text, expected) in cases {
         let got = problems(text);
-        assert_eq!(got.len(), 1, "case {name}: expected one problem, got {got:?}");
-        assert!(got[0].contains(expected), "case {name}: {:?} does not contain {expected:?}", got[0]);
+        assert_eq!(
+            got.len(),
+            1,
+            "case {name}: expected one problem, got {got:?}"
+        );
+        assert!(
+            got[0].contains(expected),
+            "case {name}: {:?} does not contain {expected:?}",
+            got[0]
+        );
     }
 }
 
@@ -182,14 +282,33 @@ extra = 1
     let error = parse(text).unwrap_err();
     let got: Vec<String> = error.problems().iter().map(|p| p.to_string()).collect();
     assert_eq!(got.len(), 4, "{got:?}");
-    assert!(got[0].starts_with("8:9: hook #2 (second): unknown event \"Stopp\"; did you mean \"Stop\"?"), "{got:?}");
-    assert!(got[1].starts_with("10:14: hook #2 (second): `timeout_ms`"), "{got:?}");
-    assert!(got[2].starts_with("14:9: hook #3 (third.sh): `phase` applies only"), "{got:?}");
-    assert!(got[3].starts_with("16:1: hook #3 (third.sh): unknown key `extra`"), "{got:?}");
+    assert!(
+        got[0]
+            .starts_with("8:9: hook #2 (second): unknown event \"Stopp\"; did you mean \"Stop\"?"),
+        "{got:?}"
+    );
+    assert!(
+        got[1].starts_with("10:14: hook #2 (second): `timeout_ms`"),
+        "{got:?}"
+    );
+    assert!(
+        got[2].starts_with("14:9: hook #3 (third.sh): `phase` applies only"),
+        "{got:?}"
+    );
+    assert!(
+        got[3].starts_with("16:1: hook #3 (third.sh): unknown key `extra`"),
+        "{got:?}"
+    );
     // The whole error names the file on every line.
     let text = error.to_string();
-    assert!(text.starts_with("invalid hook configuration proj/.forgeflare/hooks.toml (4 problems):"), "{text}");
-    assert!(text.contains("\n  proj/.forgeflare/hooks.toml:8:9: hook #2 (second)"), "{text}");
+    assert!(
+        text.starts_with("invalid hook configuration proj/.forgeflare/hooks.toml (4 problems):"),
+        "{text}"
+    );
+    assert!(
+        text.contains("\n  proj/.forgeflare/hooks.toml:8:9: hook #2 (second)"),
+        "{text}"
+    );
     assert_eq!(
         error.one_line(),
         "proj/.forgeflare/hooks.toml:8:9: hook #2 (second): unknown event \"Stopp\"; did you mean \"Stop\"? (events: PreToolUse, PostToolUse, Stop) (and 3 more)"
@@ -199,7 +318,11 @@ extra = 1
 #[test]
 fn load_optional_distinguishes_missing_from_unreadable() {
     let dir = tempfile::tempdir().unwrap();
-    assert!(Config::load_optional(dir.path().join("none.toml")).unwrap().is_none());
+    assert!(
+        Config::load_optional(dir.path().join("none.toml"))
+            .unwrap()
+            .is_none()
+    );
     let error = Config::load(dir.path().join("none.toml")).unwrap_err();
     assert!(matches!(error, ConfigError::Read { .. }));
     // A directory where the file should be is not "missing": it is an error.
@@ -209,6 +332,12 @@ fn load_optional_distinguishes_missing_from_unreadable() {
 
 #[test]
 fn location_counts_characters_not_bytes() {
-    assert_eq!(Location::of_offset("é = 1\nab", 7), Location { line: 2, column: 1 });
-    assert_eq!(Location::of_offset("éé", 4), Location { line: 1, column: 3 });
+    assert_eq!(
+        Location::of_offset("é = 1\nab", 7),
+        Location { line: 2, column: 1 }
+    );
+    assert_eq!(
+        Location::of_offset("éé", 4),
+        Location { line: 1, column: 3 }
+    );
 }

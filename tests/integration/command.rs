@@ -8,7 +8,13 @@ use serde_json::json;
 use crate::support::{Project, hook, wait_until_gone};
 
 async fn guard_block_message(runner: &HookRunner, input: serde_json::Value) -> String {
-    let outcome = runner.pre_tool_use(ToolCall { tool: "Bash", input: &input, tool_iterations: 1 }).await;
+    let outcome = runner
+        .pre_tool_use(ToolCall {
+            tool: "Bash",
+            input: &input,
+            tool_iterations: 1,
+        })
+        .await;
     match outcome.decision {
         GuardDecision::Block(block) => block.message(),
         GuardDecision::Allow => panic!("expected a block, reports: {:?}", outcome.reports),
@@ -26,10 +32,21 @@ async fn timeout_kills_the_whole_process_group_without_waiting_for_orphans() {
     ));
     let started = Instant::now();
     let message = guard_block_message(&runner, json!({"command": "ls"})).await;
-    assert_eq!(message, "hook failed: slow timed out after 300ms (tool blocked by default)");
+    assert_eq!(
+        message,
+        "hook failed: slow timed out after 300ms (tool blocked by default)"
+    );
     // Generous bound: the runner must not wait for the background sleep's pipe (30 s).
-    assert!(started.elapsed() < Duration::from_secs(10), "took {:?}", started.elapsed());
-    assert_eq!(wait_until_gone(marker), Vec::<String>::new(), "processes left behind");
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "took {:?}",
+        started.elapsed()
+    );
+    assert_eq!(
+        wait_until_gone(marker),
+        Vec::<String>::new(),
+        "processes left behind"
+    );
 }
 
 #[tokio::test]
@@ -44,8 +61,16 @@ async fn background_process_holding_stdout_does_not_stall_a_finished_hook() {
     let started = Instant::now();
     let message = guard_block_message(&runner, json!({"command": "ls"})).await;
     assert_eq!(message, "blocked by leaky: done early");
-    assert!(started.elapsed() < Duration::from_secs(4), "took {:?}", started.elapsed());
-    assert_eq!(wait_until_gone(marker), Vec::<String>::new(), "processes left behind");
+    assert!(
+        started.elapsed() < Duration::from_secs(4),
+        "took {:?}",
+        started.elapsed()
+    );
+    assert_eq!(
+        wait_until_gone(marker),
+        Vec::<String>::new(),
+        "processes left behind"
+    );
 }
 
 #[tokio::test]
@@ -53,14 +78,35 @@ async fn hook_that_ignores_a_huge_stdin_is_not_a_failure() {
     let project = Project::new();
     let runner = project.runner(&format!(
         "{}{}",
-        hook("PreToolUse", r#"echo '{"action":"allow"}'"#, "name = \"ignores\""),
-        hook("PreToolUse", r#"n=$(wc -c); echo "{\"action\":\"block\",\"reason\":\"read $n bytes\"}""#, "name = \"reads\""),
+        hook(
+            "PreToolUse",
+            r#"echo '{"action":"allow"}'"#,
+            "name = \"ignores\""
+        ),
+        hook(
+            "PreToolUse",
+            r#"n=$(wc -c); echo "{\"action\":\"block\",\"reason\":\"read $n bytes\"}""#,
+            "name = \"reads\""
+        ),
     ));
     let new_str = "x".repeat(1024 * 1024);
     let input = json!({"file_path": "a.txt", "old_str": "a", "new_str": new_str});
-    let outcome = runner.pre_tool_use(ToolCall { tool: "Edit", input: &input, tool_iterations: 2 }).await;
-    assert_eq!(outcome.reports[0].result, Ok(Verdict::Allow), "{:?}", outcome.reports[0]);
-    let GuardDecision::Block(block) = outcome.decision else { panic!("second guard blocks") };
+    let outcome = runner
+        .pre_tool_use(ToolCall {
+            tool: "Edit",
+            input: &input,
+            tool_iterations: 2,
+        })
+        .await;
+    assert_eq!(
+        outcome.reports[0].result,
+        Ok(Verdict::Allow),
+        "{:?}",
+        outcome.reports[0]
+    );
+    let GuardDecision::Block(block) = outcome.decision else {
+        panic!("second guard blocks")
+    };
     let expected_len = serde_json::to_vec(&json!({
         "event": "PreToolUse", "phase": "guard", "tool": "Edit", "input": input,
         "tool_iterations": 2, "cwd": project.root().to_string_lossy(),
@@ -73,7 +119,11 @@ async fn hook_that_ignores_a_huge_stdin_is_not_a_failure() {
 #[tokio::test]
 async fn stdout_over_the_cap_is_a_failure_that_says_so() {
     let project = Project::new();
-    let runner = project.runner(&hook("PreToolUse", "head -c 3000000 /dev/zero | tr '\\0' a", "name = \"flood\""));
+    let runner = project.runner(&hook(
+        "PreToolUse",
+        "head -c 3000000 /dev/zero | tr '\\0' a",
+        "name = \"flood\"",
+    ));
     let message = guard_block_message(&runner, json!({})).await;
     assert_eq!(
         message,
@@ -84,9 +134,10 @@ async fn stdout_over_the_cap_is_a_failure_that_says_so() {
 #[tokio::test]
 async fn distinct_messages_for_not_found_signal_and_missing_shell() {
     let project = Project::new();
-    let runner = project.runner(&format!(
-        "{}",
-        hook("PreToolUse", "definitely-not-a-command-5521", "name = \"typo\""),
+    let runner = project.runner(&hook(
+        "PreToolUse",
+        "definitely-not-a-command-5521",
+        "name = \"typo\"",
     ));
     assert_eq!(
         guard_block_message(&runner, json!({})).await,
@@ -122,22 +173,59 @@ async fn environment_and_working_directory() {
     let report = r#"echo "{\"action\":\"block\",\"reason\":\"$HOOKHOST_EVENT|$HOOKHOST_PHASE|$HOOKHOST_TOOL|$HOOKHOST_HOOK|$LEVEL|$PWD|${HOME:+home}\"}""#;
     let runner = project.runner(&format!(
         "{}{}",
-        hook("PreToolUse", report, "name = \"env-a\"\nenv = { LEVEL = \"strict\" }"),
+        hook(
+            "PreToolUse",
+            report,
+            "name = \"env-a\"\nenv = { LEVEL = \"strict\" }"
+        ),
         hook("PreToolUse", report, "name = \"env-b\"\ncwd = \"scripts\""),
     ));
     let root = project.root().canonicalize().unwrap();
     let input = json!({});
-    let outcome = runner.pre_tool_use(ToolCall { tool: "Grep", input: &input, tool_iterations: 0 }).await;
-    let GuardDecision::Block(block) = outcome.decision else { panic!() };
-    assert_eq!(block.reason, format!("PreToolUse|guard|Grep|env-a|strict|{}|home", root.display()));
+    let outcome = runner
+        .pre_tool_use(ToolCall {
+            tool: "Grep",
+            input: &input,
+            tool_iterations: 0,
+        })
+        .await;
+    let GuardDecision::Block(block) = outcome.decision else {
+        panic!()
+    };
+    assert_eq!(
+        block.reason,
+        format!("PreToolUse|guard|Grep|env-a|strict|{}|home", root.display())
+    );
 
-    let runner = project.runner(&hook("PreToolUse", report, "name = \"env-b\"\ncwd = \"scripts\""));
-    let outcome = runner.pre_tool_use(ToolCall { tool: "Grep", input: &input, tool_iterations: 0 }).await;
-    let GuardDecision::Block(block) = outcome.decision else { panic!() };
-    assert_eq!(block.reason, format!("PreToolUse|guard|Grep|env-b||{}/scripts|home", root.display()));
+    let runner = project.runner(&hook(
+        "PreToolUse",
+        report,
+        "name = \"env-b\"\ncwd = \"scripts\"",
+    ));
+    let outcome = runner
+        .pre_tool_use(ToolCall {
+            tool: "Grep",
+            input: &input,
+            tool_iterations: 0,
+        })
+        .await;
+    let GuardDecision::Block(block) = outcome.decision else {
+        panic!()
+    };
+    assert_eq!(
+        block.reason,
+        format!(
+            "PreToolUse|guard|Grep|env-b||{}/scripts|home",
+            root.display()
+        )
+    );
 
     // A Stop hook has no tool.
-    let runner = project.runner(&hook("Stop", r#"echo "$HOOKHOST_EVENT|${HOOKHOST_TOOL-unset}" > stop.env; echo '{"action":"continue"}'"#, ""));
+    let runner = project.runner(&hook(
+        "Stop",
+        r#"echo "$HOOKHOST_EVENT|${HOOKHOST_TOOL-unset}" > stop.env; echo '{"action":"continue"}'"#,
+        "",
+    ));
     runner.stop(hookhost::StopReason::EndTurn, 1, 2).await;
     assert_eq!(project.read("stop.env"), "Stop|unset\n");
 }
@@ -148,7 +236,10 @@ async fn missing_cwd_is_a_config_error_at_load() {
     let config = project.config(&hook("PreToolUse", "true", "cwd = \"nope\""));
     let error = HookRunner::load(&config, project.options()).unwrap_err();
     let text = error.to_string();
-    assert!(text.contains("hooks.toml:1:1: hook #1 (true): `cwd`"), "{text}");
+    assert!(
+        text.contains("hooks.toml:1:1: hook #1 (true): `cwd`"),
+        "{text}"
+    );
     assert!(text.contains("nope is not a directory"), "{text}");
 }
 
@@ -161,7 +252,13 @@ async fn stderr_is_captured_per_hook_and_capped() {
         hook("PreToolUse", r#"head -c 200000 /dev/zero | tr '\0' e >&2; echo '{"action":"allow"}'"#, "name = \"noisy\""),
     ));
     let input = json!({});
-    let outcome = runner.pre_tool_use(ToolCall { tool: "Read", input: &input, tool_iterations: 0 }).await;
+    let outcome = runner
+        .pre_tool_use(ToolCall {
+            tool: "Read",
+            input: &input,
+            tool_iterations: 0,
+        })
+        .await;
     assert!(outcome.is_allowed());
     assert_eq!(outcome.reports[0].stderr, "checking Read\nno newline");
     assert!(!outcome.reports[0].stderr_truncated);
@@ -174,12 +271,30 @@ async fn failure_kinds_are_typed_in_reports() {
     let project = Project::new();
     let runner = project.runner(&format!(
         "{}{}{}",
-        hook("PreToolUse", "echo nope", "phase = \"guard\"\non_failure = \"allow\"\nname = \"advisory\""),
-        hook("PreToolUse", r#"echo '{"action":"deny"}'"#, "on_failure = \"allow\"\nname = \"unknown-action\""),
-        hook("PreToolUse", "exit 0", "on_failure = \"allow\"\nname = \"silent\""),
+        hook(
+            "PreToolUse",
+            "echo nope",
+            "phase = \"guard\"\non_failure = \"allow\"\nname = \"advisory\""
+        ),
+        hook(
+            "PreToolUse",
+            r#"echo '{"action":"deny"}'"#,
+            "on_failure = \"allow\"\nname = \"unknown-action\""
+        ),
+        hook(
+            "PreToolUse",
+            "exit 0",
+            "on_failure = \"allow\"\nname = \"silent\""
+        ),
     ));
     let input = json!({});
-    let outcome = runner.pre_tool_use(ToolCall { tool: "Read", input: &input, tool_iterations: 0 }).await;
+    let outcome = runner
+        .pre_tool_use(ToolCall {
+            tool: "Read",
+            input: &input,
+            tool_iterations: 0,
+        })
+        .await;
     assert!(outcome.is_allowed(), "advisory guards allow on failure");
     let details: Vec<String> = outcome
         .reports
@@ -189,7 +304,13 @@ async fn failure_kinds_are_typed_in_reports() {
             other => format!("{other:?}"),
         })
         .collect();
-    assert!(details[0].starts_with("returned invalid JSON: expected"), "{details:?}");
-    assert_eq!(details[1], "returned invalid JSON: unknown action \"deny\"; a guard answers \"allow\" or \"block\"");
+    assert!(
+        details[0].starts_with("returned invalid JSON: expected"),
+        "{details:?}"
+    );
+    assert_eq!(
+        details[1],
+        "returned invalid JSON: unknown action \"deny\"; a guard answers \"allow\" or \"block\""
+    );
     assert!(details[2].contains("stdout was empty"), "{details:?}");
 }

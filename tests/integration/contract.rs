@@ -17,21 +17,58 @@ async fn guards_run_in_order_and_short_circuit_but_observers_always_run() {
     let project = Project::new();
     let runner = project.runner(&format!(
         "{}{}{}{}",
-        hook("PreToolUse", "cat > observe1.json", "phase = \"observe\"\nname = \"audit\""),
-        hook("PreToolUse", &logging_guard("guard1.log"), "name = \"ralph-guard.sh\"\nmatch_tool = \"Bash\""),
-        hook("PreToolUse", &logging_guard("guard2.log"), "name = \"second\""),
-        hook("PreToolUse", "cat > observe2.json; exit 1", "phase = \"observe\"\nname = \"broken-audit\""),
+        hook(
+            "PreToolUse",
+            "cat > observe1.json",
+            "phase = \"observe\"\nname = \"audit\""
+        ),
+        hook(
+            "PreToolUse",
+            &logging_guard("guard1.log"),
+            "name = \"ralph-guard.sh\"\nmatch_tool = \"Bash\""
+        ),
+        hook(
+            "PreToolUse",
+            &logging_guard("guard2.log"),
+            "name = \"second\""
+        ),
+        hook(
+            "PreToolUse",
+            "cat > observe2.json; exit 1",
+            "phase = \"observe\"\nname = \"broken-audit\""
+        ),
     ));
 
     let input = json!({"command": "rm -rf /"});
-    let outcome = runner.pre_tool_use(ToolCall { tool: "Bash", input: &input, tool_iterations: 3 }).await;
-    let GuardDecision::Block(block) = &outcome.decision else { panic!("blocked") };
-    assert_eq!(block.message(), "blocked by ralph-guard.sh: destructive command detected");
+    let outcome = runner
+        .pre_tool_use(ToolCall {
+            tool: "Bash",
+            input: &input,
+            tool_iterations: 3,
+        })
+        .await;
+    let GuardDecision::Block(block) = &outcome.decision else {
+        panic!("blocked")
+    };
+    assert_eq!(
+        block.message(),
+        "blocked by ralph-guard.sh: destructive command detected"
+    );
     assert_eq!(block.blocked_by, "ralph-guard.sh");
-    assert!(!project.path("guard2.log").exists(), "a block short-circuits later guards");
+    assert!(
+        !project.path("guard2.log").exists(),
+        "a block short-circuits later guards"
+    );
     let order: Vec<&str> = outcome.reports.iter().map(|r| r.name.as_str()).collect();
-    assert_eq!(order, ["ralph-guard.sh", "audit", "broken-audit"], "guards first, then observers in order");
-    assert!(outcome.reports[2].result.is_err(), "observe failure is reported...");
+    assert_eq!(
+        order,
+        ["ralph-guard.sh", "audit", "broken-audit"],
+        "guards first, then observers in order"
+    );
+    assert!(
+        outcome.reports[2].result.is_err(),
+        "observe failure is reported..."
+    );
 
     let cwd = project.root().to_string_lossy().into_owned();
     assert_eq!(
@@ -46,14 +83,27 @@ async fn guards_run_in_order_and_short_circuit_but_observers_always_run() {
 
     // Allowed: both guards ran (the first only matches Bash), observers see blocked: false.
     let input = json!({"command": "cargo test"});
-    let outcome = runner.pre_tool_use(ToolCall { tool: "Bash", input: &input, tool_iterations: 4 }).await;
-    assert_eq!(outcome.decision, GuardDecision::Allow, "...but does not affect the decision");
+    let outcome = runner
+        .pre_tool_use(ToolCall {
+            tool: "Bash",
+            input: &input,
+            tool_iterations: 4,
+        })
+        .await;
+    assert_eq!(
+        outcome.decision,
+        GuardDecision::Allow,
+        "...but does not affect the decision"
+    );
     assert_eq!(project.read("guard2.log").lines().count(), 1);
     let observed = project.read_json("observe1.json");
     assert_eq!(observed["blocked"], json!(false));
     assert!(observed.get("blocked_by").is_none() && observed.get("block_reason").is_none());
     assert_eq!(
-        serde_json::from_str::<serde_json::Value>(project.read("guard1.log").lines().nth(1).unwrap()).unwrap(),
+        serde_json::from_str::<serde_json::Value>(
+            project.read("guard1.log").lines().nth(1).unwrap()
+        )
+        .unwrap(),
         json!({"event": "PreToolUse", "phase": "guard", "tool": "Bash", "input": {"command": "cargo test"}, "tool_iterations": 4, "cwd": cwd})
     );
 }
@@ -63,17 +113,40 @@ async fn match_tool_is_exact_and_no_matching_guard_allows() {
     let project = Project::new();
     let runner = project.runner(&format!(
         "{}{}",
-        hook("PreToolUse", r#"echo '{"action":"block","reason":"no"}'"#, "match_tool = \"Bash\""),
-        hook("PreToolUse", "cat > observed.json", "phase = \"observe\"\nmatch_tool = \"BashScript\""),
+        hook(
+            "PreToolUse",
+            r#"echo '{"action":"block","reason":"no"}'"#,
+            "match_tool = \"Bash\""
+        ),
+        hook(
+            "PreToolUse",
+            "cat > observed.json",
+            "phase = \"observe\"\nmatch_tool = \"BashScript\""
+        ),
     ));
     let input = json!({});
     for tool in ["BashScript", "bash", "Read"] {
-        let outcome = runner.pre_tool_use(ToolCall { tool, input: &input, tool_iterations: 0 }).await;
+        let outcome = runner
+            .pre_tool_use(ToolCall {
+                tool,
+                input: &input,
+                tool_iterations: 0,
+            })
+            .await;
         assert_eq!(outcome.decision, GuardDecision::Allow, "{tool}");
     }
     let observed = project.read_json("observed.json");
-    assert_eq!((observed["tool"].as_str(), observed["blocked"].as_bool()), (Some("BashScript"), Some(false)));
-    let outcome = runner.pre_tool_use(ToolCall { tool: "Bash", input: &input, tool_iterations: 0 }).await;
+    assert_eq!(
+        (observed["tool"].as_str(), observed["blocked"].as_bool()),
+        (Some("BashScript"), Some(false))
+    );
+    let outcome = runner
+        .pre_tool_use(ToolCall {
+            tool: "Bash",
+            input: &input,
+            tool_iterations: 0,
+        })
+        .await;
     assert!(!outcome.is_allowed());
 }
 
@@ -86,19 +159,38 @@ async fn guard_failure_context_reaches_observers() {
         hook("PreToolUse", "cat > observed.json", "phase = \"observe\""),
     ));
     let input = json!({});
-    runner.pre_tool_use(ToolCall { tool: "Bash", input: &input, tool_iterations: 0 }).await;
+    runner
+        .pre_tool_use(ToolCall {
+            tool: "Bash",
+            input: &input,
+            tool_iterations: 0,
+        })
+        .await;
     let observed = project.read_json("observed.json");
     assert_eq!(observed["blocked_by"], "crashy");
-    assert_eq!(observed["block_reason"], "hook failed: crashy exited with code 7 (tool blocked by default)");
+    assert_eq!(
+        observed["block_reason"],
+        "hook failed: crashy exited with code 7 (tool blocked by default)"
+    );
 }
 
 #[tokio::test]
 async fn disabled_hooks_do_not_run() {
     let project = Project::new();
-    let runner = project.runner(&hook("PreToolUse", r#"echo '{"action":"block","reason":"x"}'"#, "enabled = false"));
+    let runner = project.runner(&hook(
+        "PreToolUse",
+        r#"echo '{"action":"block","reason":"x"}'"#,
+        "enabled = false",
+    ));
     assert!(!runner.has_hooks());
     let input = json!({});
-    let outcome = runner.pre_tool_use(ToolCall { tool: "Bash", input: &input, tool_iterations: 0 }).await;
+    let outcome = runner
+        .pre_tool_use(ToolCall {
+            tool: "Bash",
+            input: &input,
+            tool_iterations: 0,
+        })
+        .await;
     assert!(outcome.is_allowed() && outcome.reports.is_empty());
 }
 
@@ -117,14 +209,32 @@ async fn post_tool_use_first_signal_wins_every_signal_recorded_in_one_write() {
         hook("PostToolUse", "cat > post.json; echo '{\"action\":\"continue\"}'", "match_tool = \"Bash\""),
     ));
     let input = json!({"command": "cargo test --release"});
-    let call = ToolCall { tool: "Bash", input: &input, tool_iterations: 12 };
-    let outcome = runner.post_tool_use(call, "test result: ok. 42 passed; 0 failed", false).await;
-    assert_eq!(outcome.signal, Some(Signal { signal: "tests_pass".into(), reason: "clean run".into() }));
+    let call = ToolCall {
+        tool: "Bash",
+        input: &input,
+        tool_iterations: 12,
+    };
+    let outcome = runner
+        .post_tool_use(call, "test result: ok. 42 passed; 0 failed", false)
+        .await;
+    assert_eq!(
+        outcome.signal,
+        Some(Signal {
+            signal: "tests_pass".into(),
+            reason: "clean run".into()
+        })
+    );
     assert_eq!(outcome.signals.len(), 2);
     assert!(outcome.warnings.is_empty(), "{:?}", outcome.warnings);
-    assert!(!project.path("early-write").exists(), "convergence.json written before all hooks finished");
+    assert!(
+        !project.path("early-write").exists(),
+        "convergence.json written before all hooks finished"
+    );
     assert_eq!(outcome.reports.len(), 5, "failures do not stop later hooks");
-    assert!(matches!(outcome.reports[3].result, Err(hookhost::HookFailure::TimedOut { timeout_ms: 100 })));
+    assert!(matches!(
+        outcome.reports[3].result,
+        Err(hookhost::HookFailure::TimedOut { timeout_ms: 100 })
+    ));
 
     let state = project.read_json(".forgeflare/convergence.json");
     assert_eq!(
@@ -142,26 +252,60 @@ async fn post_tool_use_first_signal_wins_every_signal_recorded_in_one_write() {
     );
 
     // A second call appends (JSON-level), keeping the earlier observations.
-    runner.post_tool_use(ToolCall { tool: "Read", input: &input, tool_iterations: 13 }, "x", false).await;
-    let observations = project.read_json(".forgeflare/convergence.json")["observations"].as_array().unwrap().len();
+    runner
+        .post_tool_use(
+            ToolCall {
+                tool: "Read",
+                input: &input,
+                tool_iterations: 13,
+            },
+            "x",
+            false,
+        )
+        .await;
+    let observations = project.read_json(".forgeflare/convergence.json")["observations"]
+        .as_array()
+        .unwrap()
+        .len();
     assert_eq!(observations, 4);
 }
 
 #[tokio::test]
 async fn post_tool_use_hook_sees_a_capped_result() {
     let project = Project::new();
-    let runner = project.runner(&hook("PostToolUse", "cat > post.json; echo '{\"action\":\"continue\"}'", ""));
+    let runner = project.runner(&hook(
+        "PostToolUse",
+        "cat > post.json; echo '{\"action\":\"continue\"}'",
+        "",
+    ));
     let result = format!("{}{}", "h".repeat(4000), "t".repeat(4000));
     let input = json!({});
-    let outcome = runner.post_tool_use(ToolCall { tool: "Read", input: &input, tool_iterations: 1 }, &result, true).await;
+    let outcome = runner
+        .post_tool_use(
+            ToolCall {
+                tool: "Read",
+                input: &input,
+                tool_iterations: 1,
+            },
+            &result,
+            true,
+        )
+        .await;
     assert_eq!(outcome.signal, None);
     let seen = project.read_json("post.json");
     assert_eq!(
         seen["result"].as_str().unwrap(),
-        format!("{}\n... (truncated for hook, full result: 8000 bytes)\n{}", "h".repeat(2560), "t".repeat(2560))
+        format!(
+            "{}\n... (truncated for hook, full result: 8000 bytes)\n{}",
+            "h".repeat(2560),
+            "t".repeat(2560)
+        )
     );
     assert_eq!(seen["is_error"], json!(true));
-    assert!(!project.path(".forgeflare/convergence.json").exists(), "no signal, no write");
+    assert!(
+        !project.path(".forgeflare/convergence.json").exists(),
+        "no signal, no write"
+    );
 }
 
 #[tokio::test]
@@ -175,9 +319,23 @@ async fn post_tool_use_failures_fail_open() {
         hook("PostToolUse", r#"echo '{"action":"signal"}'"#, ""),
     ));
     let input = json!({});
-    let outcome = runner.post_tool_use(ToolCall { tool: "Bash", input: &input, tool_iterations: 1 }, "ok", false).await;
+    let outcome = runner
+        .post_tool_use(
+            ToolCall {
+                tool: "Bash",
+                input: &input,
+                tool_iterations: 1,
+            },
+            "ok",
+            false,
+        )
+        .await;
     assert_eq!(outcome.signal, None);
-    assert!(outcome.reports.iter().all(|r| r.result.is_err()), "{:?}", outcome.reports);
+    assert!(
+        outcome.reports.iter().all(|r| r.result.is_err()),
+        "{:?}",
+        outcome.reports
+    );
 }
 
 #[tokio::test]
@@ -185,7 +343,11 @@ async fn convergence_write_failure_is_a_warning_that_changes_nothing() {
     let project = Project::new();
     let config = project.config(&format!(
         "{}{}",
-        hook("PostToolUse", r#"echo '{"action":"signal","signal":"done","reason":"r"}'"#, ""),
+        hook(
+            "PostToolUse",
+            r#"echo '{"action":"signal","signal":"done","reason":"r"}'"#,
+            ""
+        ),
         hook("Stop", r#"echo '{"action":"continue"}'"#, ""),
     ));
     let mut options = project.options();
@@ -193,13 +355,36 @@ async fn convergence_write_failure_is_a_warning_that_changes_nothing() {
     options.state_dir = Some(project.path("not-a-dir"));
     let runner = HookRunner::load(config, options).unwrap();
     let input = json!({});
-    let outcome = runner.post_tool_use(ToolCall { tool: "Bash", input: &input, tool_iterations: 1 }, "ok", false).await;
+    let outcome = runner
+        .post_tool_use(
+            ToolCall {
+                tool: "Bash",
+                input: &input,
+                tool_iterations: 1,
+            },
+            "ok",
+            false,
+        )
+        .await;
     assert_eq!(outcome.signal.map(|s| s.signal), Some("done".to_string()));
     assert_eq!(outcome.warnings.len(), 1);
-    assert!(outcome.warnings[0].starts_with("cannot create directory"), "{:?}", outcome.warnings);
+    assert!(
+        outcome.warnings[0].starts_with("cannot create directory"),
+        "{:?}",
+        outcome.warnings
+    );
     let stop = runner.stop(StopReason::EndTurn, 1, 1).await;
-    assert_eq!(stop.reports[0].result, Ok(Verdict::Stopped { unrecognized_action: None }));
-    assert!(!stop.final_written && stop.warnings.len() == 1, "{:?}", stop.warnings);
+    assert_eq!(
+        stop.reports[0].result,
+        Ok(Verdict::Stopped {
+            unrecognized_action: None
+        })
+    );
+    assert!(
+        !stop.final_written && stop.warnings.len() == 1,
+        "{:?}",
+        stop.warnings
+    );
 }
 
 #[tokio::test]
@@ -207,18 +392,39 @@ async fn stop_hooks_fail_open_and_final_is_written_once() {
     let project = Project::new();
     let runner = project.runner(&format!(
         "{}{}{}{}",
-        hook("Stop", "cat >> stop.jsonl; echo '{\"action\":\"signal\"}'", "name = \"odd\""),
+        hook(
+            "Stop",
+            "cat >> stop.jsonl; echo '{\"action\":\"signal\"}'",
+            "name = \"odd\""
+        ),
         hook("Stop", "exit 4", "name = \"crashes\""),
         hook("Stop", "sleep 5", "name = \"hangs\"\ntimeout_ms = 100"),
-        hook("Stop", "echo '{\"action\":\"continue\"}'", "name = \"good\""),
+        hook(
+            "Stop",
+            "echo '{\"action\":\"continue\"}'",
+            "name = \"good\""
+        ),
     ));
     runner.clear_convergence_state().unwrap();
     let outcome = runner.stop(StopReason::ConvergenceSignal, 22, 45000).await;
     let results: Vec<_> = outcome.reports.iter().map(|r| r.result.clone()).collect();
-    assert_eq!(results[0], Ok(Verdict::Stopped { unrecognized_action: Some("signal".into()) }));
+    assert_eq!(
+        results[0],
+        Ok(Verdict::Stopped {
+            unrecognized_action: Some("signal".into())
+        })
+    );
     assert_eq!(results[1], Err(hookhost::HookFailure::Exited { code: 4 }));
-    assert_eq!(results[2], Err(hookhost::HookFailure::TimedOut { timeout_ms: 100 }));
-    assert_eq!(results[3], Ok(Verdict::Stopped { unrecognized_action: None }));
+    assert_eq!(
+        results[2],
+        Err(hookhost::HookFailure::TimedOut { timeout_ms: 100 })
+    );
+    assert_eq!(
+        results[3],
+        Ok(Verdict::Stopped {
+            unrecognized_action: None
+        })
+    );
     assert!(outcome.final_written);
 
     let cwd = project.root().to_string_lossy().into_owned();
@@ -233,7 +439,10 @@ async fn stop_hooks_fail_open_and_final_is_written_once() {
 
     let again = runner.stop(StopReason::EndTurn, 30, 50000).await;
     assert!(!again.final_written);
-    assert_eq!(project.read_json(".forgeflare/convergence.json")["final"]["reason"], "convergence_signal");
+    assert_eq!(
+        project.read_json(".forgeflare/convergence.json")["final"]["reason"],
+        "convergence_signal"
+    );
 }
 
 #[tokio::test]
@@ -242,7 +451,11 @@ async fn no_config_means_nothing_runs_and_nothing_is_written() {
     let runner = HookRunner::load(project.path("missing/hooks.toml"), project.options()).unwrap();
     assert!(!runner.has_hooks());
     let input = json!({});
-    let call = ToolCall { tool: "Bash", input: &input, tool_iterations: 0 };
+    let call = ToolCall {
+        tool: "Bash",
+        input: &input,
+        tool_iterations: 0,
+    };
     assert!(runner.pre_tool_use(call).await.reports.is_empty());
     assert_eq!(runner.post_tool_use(call, "ok", false).await.signal, None);
     let stop = runner.stop(StopReason::EndTurn, 0, 0).await;
@@ -254,7 +467,11 @@ async fn no_config_means_nothing_runs_and_nothing_is_written() {
 async fn clear_convergence_state_removes_a_stale_file() {
     let project = Project::new();
     let runner = project.runner(&hook("Stop", "true", ""));
-    std::fs::write(project.path(".forgeflare/convergence.json"), "{\"observations\":[]}").unwrap();
+    std::fs::write(
+        project.path(".forgeflare/convergence.json"),
+        "{\"observations\":[]}",
+    )
+    .unwrap();
     runner.clear_convergence_state().unwrap();
     assert!(!project.path(".forgeflare/convergence.json").exists());
     runner.clear_convergence_state().unwrap();
@@ -269,7 +486,11 @@ fn fifty_concurrent_calls_get_their_own_results() {
         hook("PreToolUse", r#"input=$(cat); sleep 0.0$((RANDOM % 5)); cmd=$(echo "$input" | sed -E 's/.*"command":"([^"]*)".*/\1/'); echo "{\"action\":\"block\",\"reason\":\"$cmd\"}""#, "name = \"echo\""),
         hook("PostToolUse", r#"input=$(cat); n=$(echo "$input" | sed -E 's/.*"result":"([^"]*)".*/\1/'); echo "{\"action\":\"signal\",\"signal\":\"s$n\",\"reason\":\"r\"}""#, ""),
     ));
-    let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(4).enable_all().build().unwrap();
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(4)
+        .enable_all()
+        .build()
+        .unwrap();
     rt.block_on(async {
         let mut tasks = tokio::task::JoinSet::new();
         for i in 0..50 {
@@ -277,15 +498,33 @@ fn fifty_concurrent_calls_get_their_own_results() {
             // tokio::spawn requires the runner's futures to be Send.
             tasks.spawn(async move {
                 let input = json!({"command": format!("call-{i}")});
-                let pre = runner.pre_tool_use(ToolCall { tool: "Bash", input: &input, tool_iterations: i }).await;
-                let post = runner.post_tool_use(ToolCall { tool: "Bash", input: &input, tool_iterations: i }, &i.to_string(), false).await;
+                let pre = runner
+                    .pre_tool_use(ToolCall {
+                        tool: "Bash",
+                        input: &input,
+                        tool_iterations: i,
+                    })
+                    .await;
+                let post = runner
+                    .post_tool_use(
+                        ToolCall {
+                            tool: "Bash",
+                            input: &input,
+                            tool_iterations: i,
+                        },
+                        &i.to_string(),
+                        false,
+                    )
+                    .await;
                 (i, pre.decision, post.signal)
             });
         }
         let mut seen = 0;
         while let Some(joined) = tasks.join_next().await {
             let (i, decision, signal) = joined.unwrap();
-            let GuardDecision::Block(block) = decision else { panic!("call {i} allowed") };
+            let GuardDecision::Block(block) = decision else {
+                panic!("call {i} allowed")
+            };
             assert_eq!(block.reason, format!("call-{i}"));
             assert_eq!(signal.unwrap().signal, format!("s{i}"));
             seen += 1;
@@ -293,5 +532,9 @@ fn fifty_concurrent_calls_get_their_own_results() {
         assert_eq!(seen, 50);
     });
     let state = project.read_json(".forgeflare/convergence.json");
-    assert_eq!(state["observations"].as_array().unwrap().len(), 50, "no observation lost to a race");
+    assert_eq!(
+        state["observations"].as_array().unwrap().len(),
+        50,
+        "no observation lost to a race"
+    );
 }

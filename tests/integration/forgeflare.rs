@@ -13,10 +13,22 @@ const CONVERGENCE: &str = r#"input=$(cat); if echo "$input" | grep -q '"result":
 fn forgeflare_config() -> String {
     format!(
         "{}{}{}{}",
-        hook("PreToolUse", GUARD, "phase = \"guard\"\nmatch_tool = \"Bash\"\nname = \"ralph-guard.sh\""),
-        hook("PreToolUse", "cat >> audit.jsonl; echo >> audit.jsonl", "phase = \"observe\"\ntimeout_ms = 3000"),
+        hook(
+            "PreToolUse",
+            GUARD,
+            "phase = \"guard\"\nmatch_tool = \"Bash\"\nname = \"ralph-guard.sh\""
+        ),
+        hook(
+            "PreToolUse",
+            "cat >> audit.jsonl; echo >> audit.jsonl",
+            "phase = \"observe\"\ntimeout_ms = 3000"
+        ),
         hook("PostToolUse", CONVERGENCE, "match_tool = \"Bash\""),
-        hook("Stop", "cat >> stops.jsonl; echo >> stops.jsonl; echo '{\"action\":\"continue\"}'", "timeout_ms = 3000"),
+        hook(
+            "Stop",
+            "cat >> stops.jsonl; echo >> stops.jsonl; echo '{\"action\":\"continue\"}'",
+            "timeout_ms = 3000"
+        ),
     )
 }
 
@@ -47,8 +59,9 @@ async fn inner_loop(hooks: &HookRunner, batches: Vec<Vec<Call>>) -> (StopReason,
                 PreToolResult::Allow => counters.record_allow(),
             }
             results.push(result.to_string());
-            if let PostToolResult::Signal { .. } =
-                hooks.run_post_tool_use(tool, input, result, false, tool_iterations).await
+            if let PostToolResult::Signal { .. } = hooks
+                .run_post_tool_use(tool, input, result, false, tool_iterations)
+                .await
             {
                 signal_break = true;
             }
@@ -61,11 +74,19 @@ async fn inner_loop(hooks: &HookRunner, batches: Vec<Vec<Call>>) -> (StopReason,
         conversation.push(format!("user: {} tool results", results.len()));
         tool_iterations += 1;
         if signal_break {
-            hooks.run_stop(StopReason::ConvergenceSignal.as_str(), tool_iterations, 1000).await;
+            hooks
+                .run_stop(
+                    StopReason::ConvergenceSignal.as_str(),
+                    tool_iterations,
+                    1000,
+                )
+                .await;
             return (StopReason::ConvergenceSignal, tool_iterations);
         }
     }
-    hooks.run_stop(StopReason::EndTurn.as_str(), tool_iterations, 1000).await;
+    hooks
+        .run_stop(StopReason::EndTurn.as_str(), tool_iterations, 1000)
+        .await;
     (StopReason::EndTurn, tool_iterations)
 }
 
@@ -84,31 +105,72 @@ async fn scripted_agent_session_through_the_facade() {
 
     // Session 1: allowed calls, one block (counters below threshold), then convergence.
     hooks.clear_convergence_state();
-    let (reason, iterations) = inner_loop(&hooks, vec![
-        vec![("Read", json!({"file_path": "src/main.rs"}), "fn main() {}"), ("Bash", bash("ls"), "src")],
-        vec![("Bash", bash("rm -rf /"), ""), ("Bash", bash("cargo build"), "Finished")],
-        vec![("Bash", bash("cargo test"), "test result: ok. 42 passed; 0 failed"), ("Read", json!({"file_path": "x"}), "y")],
-        vec![("Bash", bash("never reached"), "")],
-    ]).await;
+    let (reason, iterations) = inner_loop(
+        &hooks,
+        vec![
+            vec![
+                ("Read", json!({"file_path": "src/main.rs"}), "fn main() {}"),
+                ("Bash", bash("ls"), "src"),
+            ],
+            vec![
+                ("Bash", bash("rm -rf /"), ""),
+                ("Bash", bash("cargo build"), "Finished"),
+            ],
+            vec![
+                (
+                    "Bash",
+                    bash("cargo test"),
+                    "test result: ok. 42 passed; 0 failed",
+                ),
+                ("Read", json!({"file_path": "x"}), "y"),
+            ],
+            vec![("Bash", bash("never reached"), "")],
+        ],
+    )
+    .await;
     assert_eq!((reason, iterations), (StopReason::ConvergenceSignal, 3));
     let state = project.read_json(".forgeflare/convergence.json");
-    assert_eq!(state["observations"], json!([{"signal": "converged", "reason": "tests pass", "tool_iterations": 2}]));
+    assert_eq!(
+        state["observations"],
+        json!([{"signal": "converged", "reason": "tests pass", "tool_iterations": 2}])
+    );
     assert_eq!(state["final"]["reason"], "convergence_signal");
     assert_eq!(state["final"]["tool_iterations"], 3);
 
     // Session 2: the model retries a destructive command three times in a row.
     hooks.clear_convergence_state();
-    assert!(!project.path(".forgeflare/convergence.json").exists(), "stale file deleted at startup");
-    let (reason, iterations) = inner_loop(&hooks, vec![
-        vec![("Bash", bash("ls"), "ok")],
-        vec![("Bash", bash("rm -rf /"), ""), ("Bash", bash("rm -rf /*"), ""), ("Bash", bash("rm -rf ~"), ""), ("Bash", bash("ls"), "")],
-    ]).await;
-    assert_eq!((reason, iterations), (StopReason::BlockLimitConsecutive, 1), "aborted batch does not count");
+    assert!(
+        !project.path(".forgeflare/convergence.json").exists(),
+        "stale file deleted at startup"
+    );
+    let (reason, iterations) = inner_loop(
+        &hooks,
+        vec![
+            vec![("Bash", bash("ls"), "ok")],
+            vec![
+                ("Bash", bash("rm -rf /"), ""),
+                ("Bash", bash("rm -rf /*"), ""),
+                ("Bash", bash("rm -rf ~"), ""),
+                ("Bash", bash("ls"), ""),
+            ],
+        ],
+    )
+    .await;
+    assert_eq!(
+        (reason, iterations),
+        (StopReason::BlockLimitConsecutive, 1),
+        "aborted batch does not count"
+    );
 
     // Session 3: alternating blocked/allowed calls trip the total counter at 10.
     hooks.clear_convergence_state();
     let alternating: Vec<Vec<Call>> = (0..12)
-        .map(|_| vec![("Bash", bash("rm -rf build"), ""), ("Bash", bash("ls"), "ok")])
+        .map(|_| {
+            vec![
+                ("Bash", bash("rm -rf build"), ""),
+                ("Bash", bash("ls"), "ok"),
+            ]
+        })
         .collect();
     let (reason, iterations) = inner_loop(&hooks, alternating).await;
     assert_eq!((reason, iterations), (StopReason::BlockLimitTotal, 9));
@@ -117,21 +179,39 @@ async fn scripted_agent_session_through_the_facade() {
     assert_eq!(state["observations"], json!([]));
 
     // The remaining reasons come from forgeflare's loop, not from hooks: each ends a session.
-    for reason in [StopReason::EndTurn, StopReason::IterationLimit, StopReason::ApiError, StopReason::ContinuationCap] {
+    for reason in [
+        StopReason::EndTurn,
+        StopReason::IterationLimit,
+        StopReason::ApiError,
+        StopReason::ContinuationCap,
+    ] {
         hooks.clear_convergence_state();
         hooks.run_stop(reason.as_str(), 50, 123_456).await;
-        assert_eq!(project.read_json(".forgeflare/convergence.json")["final"]["reason"], reason.as_str());
+        assert_eq!(
+            project.read_json(".forgeflare/convergence.json")["final"]["reason"],
+            reason.as_str()
+        );
     }
 
     let stops: Vec<String> = project
         .read("stops.jsonl")
         .lines()
         .filter(|l| !l.is_empty())
-        .map(|l| serde_json::from_str::<Value>(l).unwrap()["reason"].as_str().unwrap().to_string())
+        .map(|l| {
+            serde_json::from_str::<Value>(l).unwrap()["reason"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        })
         .collect();
     let expected: Vec<String> = [
-        "convergence_signal", "block_limit_consecutive", "block_limit_total",
-        "end_turn", "iteration_limit", "api_error", "continuation_cap",
+        "convergence_signal",
+        "block_limit_consecutive",
+        "block_limit_total",
+        "end_turn",
+        "iteration_limit",
+        "api_error",
+        "continuation_cap",
     ]
     .map(String::from)
     .to_vec();
@@ -148,7 +228,12 @@ async fn scripted_agent_session_through_the_facade() {
         .collect();
     let blocked = audit.iter().filter(|a| a["blocked"] == json!(true)).count();
     assert_eq!(blocked, 1 + 3 + 10);
-    assert!(audit.iter().filter(|a| a["blocked"] == json!(true)).all(|a| a["blocked_by"] == "ralph-guard.sh"));
+    assert!(
+        audit
+            .iter()
+            .filter(|a| a["blocked"] == json!(true))
+            .all(|a| a["blocked_by"] == "ralph-guard.sh")
+    );
 }
 
 #[tokio::test]
@@ -157,29 +242,47 @@ async fn facade_block_reasons_are_the_messages_the_model_sees() {
     let config = project.config(&format!(
         "{}{}",
         hook("PreToolUse", GUARD, "match_tool = \"Bash\""),
-        hook("PreToolUse", "sleep 5", "match_tool = \"Edit\"\ntimeout_ms = 100"),
+        hook(
+            "PreToolUse",
+            "sleep 5",
+            "match_tool = \"Edit\"\ntimeout_ms = 100"
+        ),
     ));
     let hooks = HookRunner::load(config.to_str().unwrap(), project.root().to_str().unwrap());
     assert_eq!(
         hooks.run_pre_tool_use("Bash", &bash("rm -rf /"), 0).await,
-        PreToolResult::Block { reason: format!("blocked by {GUARD}: destructive command detected"), blocked_by: GUARD.to_string() }
+        PreToolResult::Block {
+            reason: format!("blocked by {GUARD}: destructive command detected"),
+            blocked_by: GUARD.to_string()
+        }
     );
     assert_eq!(
         hooks.run_pre_tool_use("Edit", &json!({}), 0).await,
-        PreToolResult::Block { reason: "hook failed: sleep 5 timed out after 100ms (tool blocked by default)".into(), blocked_by: "sleep 5".into() }
+        PreToolResult::Block {
+            reason: "hook failed: sleep 5 timed out after 100ms (tool blocked by default)".into(),
+            blocked_by: "sleep 5".into()
+        }
     );
-    assert_eq!(hooks.run_pre_tool_use("Read", &json!({}), 0).await, PreToolResult::Allow);
+    assert_eq!(
+        hooks.run_pre_tool_use("Read", &json!({}), 0).await,
+        PreToolResult::Allow
+    );
 }
 
 #[tokio::test]
 async fn broken_config_fails_closed_for_guards_and_open_for_the_rest() {
     let project = Project::new();
-    let config = project.config(&format!("{}[[hooks]]\nevent = \"PostToolUse\"\ncommnd = \"x\"\n", forgeflare_config()));
+    let config = project.config(&format!(
+        "{}[[hooks]]\nevent = \"PostToolUse\"\ncommnd = \"x\"\n",
+        forgeflare_config()
+    ));
     let hooks = HookRunner::load(config.to_str().unwrap(), project.root().to_str().unwrap());
     assert!(hooks.has_hooks(), "a broken config is not 'no hooks'");
     let path = config.display().to_string();
     for tool in ["Bash", "Read"] {
-        let PreToolResult::Block { reason, blocked_by } = hooks.run_pre_tool_use(tool, &json!({}), 0).await else {
+        let PreToolResult::Block { reason, blocked_by } =
+            hooks.run_pre_tool_use(tool, &json!({}), 0).await
+        else {
             panic!("a broken config must block");
         };
         assert_eq!(blocked_by, path);
@@ -188,21 +291,43 @@ async fn broken_config_fails_closed_for_guards_and_open_for_the_rest() {
             reason.starts_with(&format!("hook failed: {path} could not be loaded: {path}:{header_line}:1: hook #5: a hook needs exactly one of `command`")),
             "{reason}"
         );
-        assert!(reason.ends_with("(and 1 more) (tool blocked by default)"), "{reason}");
+        assert!(
+            reason.ends_with("(and 1 more) (tool blocked by default)"),
+            "{reason}"
+        );
     }
-    assert_eq!(hooks.run_post_tool_use("Bash", &json!({}), "test result: ok", false, 0).await, PostToolResult::Continue);
+    assert_eq!(
+        hooks
+            .run_post_tool_use("Bash", &json!({}), "test result: ok", false, 0)
+            .await,
+        PostToolResult::Continue
+    );
     hooks.run_stop("end_turn", 0, 0).await;
     assert!(!project.path(".forgeflare/convergence.json").exists());
-    assert!(!project.path("stops.jsonl").exists(), "no hook of a broken file runs");
+    assert!(
+        !project.path("stops.jsonl").exists(),
+        "no hook of a broken file runs"
+    );
 }
 
 #[tokio::test]
 async fn missing_config_is_a_silent_no_op() {
     let project = Project::new();
-    let hooks = HookRunner::load(".forgeflare/does-not-exist.toml", project.root().to_str().unwrap());
+    let hooks = HookRunner::load(
+        ".forgeflare/does-not-exist.toml",
+        project.root().to_str().unwrap(),
+    );
     assert!(!hooks.has_hooks());
-    assert_eq!(hooks.run_pre_tool_use("Bash", &bash("rm -rf /"), 0).await, PreToolResult::Allow);
-    assert_eq!(hooks.run_post_tool_use("Bash", &json!({}), "", false, 0).await, PostToolResult::Continue);
+    assert_eq!(
+        hooks.run_pre_tool_use("Bash", &bash("rm -rf /"), 0).await,
+        PreToolResult::Allow
+    );
+    assert_eq!(
+        hooks
+            .run_post_tool_use("Bash", &json!({}), "", false, 0)
+            .await,
+        PostToolResult::Continue
+    );
     hooks.run_stop("end_turn", 0, 0).await;
     hooks.clear_convergence_state();
     assert!(!project.path(".forgeflare").exists());

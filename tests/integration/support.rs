@@ -10,7 +10,9 @@ pub struct Project {
 
 impl Project {
     pub fn new() -> Project {
-        Project { dir: tempfile::tempdir().unwrap() }
+        Project {
+            dir: tempfile::tempdir().unwrap(),
+        }
     }
 
     pub fn root(&self) -> &Path {
@@ -63,7 +65,10 @@ pub fn processes_with(marker: &str) -> Vec<String> {
         if let Ok(cmdline) = std::fs::read(entry.path().join("cmdline")) {
             let cmdline = String::from_utf8_lossy(&cmdline).replace('\0', " ");
             if cmdline.contains(marker) {
-                found.push(format!("{}: {cmdline}", entry.file_name().to_string_lossy()));
+                found.push(format!(
+                    "{}: {cmdline}",
+                    entry.file_name().to_string_lossy()
+                ));
             }
         }
     }

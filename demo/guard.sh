@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# A PreToolUse guard written the way people write them: read the event JSON on stdin,
+# match the command, answer with a verdict on stdout.
+input=$(cat)
+if printf '%s' "$input" | grep -Eq '"command": *"[^"]*rm +-(rf|fr) +/"'; then
+  echo '{"action":"block","reason":"recursive delete of / is never allowed"}'
+else
+  echo '{"action":"allow"}'
+fi

@@ -1,0 +1,119 @@
+//! Command-line interface: parse arguments, call the library, render the result.
+
+mod check;
+mod fire;
+mod render;
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{Context as _, Result, bail};
+use clap::{Parser, Subcommand};
+
+/// Exit status of a command that could not do its job (bad usage, bad config, I/O).
+pub const EXIT_ERROR: u8 = 1;
+/// Exit status of `fire` when a guard blocked the tool.
+pub const EXIT_BLOCKED: u8 = 2;
+/// Exit status of `fire PostToolUse` when a hook signalled.
+pub const EXIT_SIGNALLED: u8 = 3;
+
+/// Where hookhost looks for a configuration when `--config` is not given, in order.
+const DEFAULT_CONFIGS: [&str; 2] = [".forgeflare/hooks.toml", "hooks.toml"];
+
+#[derive(Parser)]
+#[command(
+    name = "hookhost",
+    version,
+    about = "Run and debug the hooks an AI coding agent calls around its tool calls",
+    long_about = "hookhost runs the hooks a project declares in hooks.toml (bash commands, sandboxed \
+                  .wasm components later) with the same contract forgeflare uses: guards may block a \
+                  tool call, observers audit it, PostToolUse hooks may signal convergence, Stop hooks \
+                  see the end of a run.",
+    after_help = "Examples:\n  \
+        hookhost check\n  \
+        hookhost fire PreToolUse --tool Bash --input '{\"command\":\"rm -rf /\"}'\n  \
+        hookhost fire PostToolUse --tool Bash --input '{\"command\":\"cargo test\"}' --result 'test result: ok'\n  \
+        hookhost fire Stop --reason end_turn --json"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Validate and load every hook, then print a table of them.
+    #[command(
+        after_help = "Exit status: 0 when every hook loads, 1 otherwise (every problem is \
+                            printed with file:line:column).\n\nExamples:\n  hookhost check\n  \
+                            hookhost check --config demo/hooks.toml"
+    )]
+    Check(check::CheckArgs),
+    /// Run one event through the configured hooks and show what each hook did.
+    #[command(
+        after_help = "Exit status: 0 allowed (or nothing signalled), 2 blocked by a guard, \
+                            3 a PostToolUse hook signalled, 1 error.\n\nExamples:\n  \
+                            hookhost fire PreToolUse --tool Bash --input '{\"command\":\"rm -rf /\"}'\n  \
+                            hookhost fire PreToolUse --tool Edit --input-file edit.json --json\n  \
+                            hookhost fire PostToolUse --tool Bash --input '{\"command\":\"cargo test\"}' --result 'ok' --is-error\n  \
+                            hookhost fire Stop --reason iteration_limit --tool-iterations 50 --total-tokens 120000"
+    )]
+    Fire(fire::FireArgs),
+}
+
+/// Options every command that reads a configuration shares.
+#[derive(clap::Args)]
+struct ConfigArgs {
+    /// The hooks file [default: .forgeflare/hooks.toml, then hooks.toml]
+    #[arg(long, short, value_name = "PATH")]
+    config: Option<PathBuf>,
+    /// The agent's working directory: hooks run there and see it as `cwd` [default: .]
+    #[arg(long, value_name = "DIR")]
+    cwd: Option<PathBuf>,
+}
+
+impl ConfigArgs {
+    /// The configuration file to use: `--config`, or the first default that exists.
+    fn config_path(&self) -> Result<PathBuf> {
+        if let Some(path) = &self.config {
+            return Ok(path.clone());
+        }
+        let cwd = self.cwd()?;
+        for candidate in DEFAULT_CONFIGS {
+            let path = cwd.join(candidate);
+            if path.exists() {
+                return Ok(path);
+            }
+        }
+        bail!(
+            "no hook configuration found: looked for {} in {}; pass --config PATH",
+            DEFAULT_CONFIGS.join(" and "),
+            cwd.display()
+        )
+    }
+
+    fn cwd(&self) -> Result<PathBuf> {
+        let cwd = match &self.cwd {
+            Some(dir) => dir.clone(),
+            None => std::env::current_dir().context("cannot read the current directory")?,
+        };
+        absolute(&cwd)
+    }
+}
+
+fn absolute(path: &Path) -> Result<PathBuf> {
+    std::path::absolute(path).with_context(|| format!("cannot resolve {}", path.display()))
+}
+
+/// Parses the command line and runs the command.
+pub fn run() -> Result<ExitCode> {
+    let cli = Cli::parse();
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?;
+    match cli.command {
+        Command::Check(args) => check::run(args),
+        Command::Fire(args) => runtime.block_on(fire::run(args)),
+    }
+}

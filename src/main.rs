@@ -1,0 +1,19 @@
+//! The `hookhost` command: a thin layer over the library. `main` maps errors to exit codes.
+
+mod cli;
+
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    match cli::run() {
+        Ok(code) => code,
+        Err(error) => {
+            // `{:#}` prints the whole cause chain on one line; each cause on its own reads better.
+            eprintln!("error: {error}");
+            for cause in error.chain().skip(1) {
+                eprintln!("  caused by: {cause}");
+            }
+            ExitCode::from(cli::EXIT_ERROR)
+        }
+    }
+}

@@ -1,0 +1,217 @@
+//! The `hookhost` binary, end to end: output and exit codes.
+
+use std::process::{Command, Output};
+
+use crate::support::{Project, hook};
+
+fn hookhost(project: &Project, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_hookhost"))
+        .args(args)
+        .current_dir(project.root())
+        .output()
+        .unwrap()
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+const GUARD: &str = r#"if grep -q 'rm -rf'; then echo "looked at it" >&2; echo '{"action":"block","reason":"destructive"}'; else echo '{"action":"allow"}'; fi"#;
+
+#[test]
+fn check_lists_hooks_and_finds_the_default_config() {
+    let project = Project::new();
+    project.config(&format!(
+        "{}{}",
+        hook(
+            "PreToolUse",
+            GUARD,
+            "name = \"guard\"\nmatch_tool = \"Bash\""
+        ),
+        hook("Stop", "true", "enabled = false\nenv = { A = \"1\" }"),
+    ));
+    let out = hookhost(&project, &["check"]);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}{}", text(&out.stderr));
+    assert!(
+        stdout.contains("#1  guard  PreToolUse/guard  Bash  command  5000ms"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("Stop              *     command  3000ms   env+=A DISABLED"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains(".forgeflare/hooks.toml: 2 hooks (1 enabled), all valid"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn check_reports_every_problem_with_its_location() {
+    let project = Project::new();
+    std::fs::write(
+        project.path("hooks.toml"),
+        "[[hooks]]\nevent = \"PreToolUse\"\ncomand = \"x\"\n\n[[hooks]]\nevent = \"Stop\"\ncommand = \"y\"\ntimeout_ms = 0\n",
+    )
+    .unwrap();
+    let out = hookhost(&project, &["check"]);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr.contains("(3 problems)"), "{stderr}");
+    assert!(
+        stderr.contains("hooks.toml:1:1: hook #1: a hook needs exactly one of `command`"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("hooks.toml:3:1: hook #1: unknown key `comand`; did you mean `command`?"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains(
+            "hooks.toml:8:14: hook #2 (y): `timeout_ms` must be between 1 and 3600000, found 0"
+        ),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn no_config_is_an_error_that_says_where_it_looked() {
+    let project = Project::new();
+    let out = hookhost(&project, &["fire", "PreToolUse"]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = text(&out.stderr);
+    assert!(stderr.starts_with("error: no hook configuration found: looked for .forgeflare/hooks.toml and hooks.toml in"), "{stderr}");
+    assert!(stderr.contains("pass --config PATH"), "{stderr}");
+}
+
+#[test]
+fn fire_exit_status_says_allowed_blocked_or_signalled() {
+    let project = Project::new();
+    project.config(&format!(
+        "{}{}",
+        hook("PreToolUse", GUARD, "name = \"guard\""),
+        hook(
+            "PostToolUse",
+            r#"echo '{"action":"signal","signal":"converged","reason":"green"}'"#,
+            "name = \"conv\""
+        ),
+    ));
+    let out = hookhost(
+        &project,
+        &[
+            "fire",
+            "PreToolUse",
+            "--tool",
+            "Bash",
+            "--input",
+            r#"{"command":"rm -rf /"}"#,
+        ],
+    );
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(2), "{stdout}");
+    assert!(
+        stdout.contains("=> BLOCKED: blocked by guard: destructive"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("stderr| looked at it"),
+        "hook stderr shown under the hook: {stdout}"
+    );
+
+    let out = hookhost(
+        &project,
+        &[
+            "fire",
+            "PreToolUse",
+            "--input",
+            r#"{"command":"cargo test"}"#,
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0));
+    assert!(text(&out.stdout).contains("=> ALLOWED"));
+
+    let out = hookhost(
+        &project,
+        &["fire", "PostToolUse", "--result", "ok", "--json"],
+    );
+    assert_eq!(out.status.code(), Some(3));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["decision"], "signal");
+    assert_eq!(json["signal"], "converged");
+    assert_eq!(json["hooks"][0]["name"], "conv");
+    assert_eq!(json["hooks"][0]["verdict"], "signal");
+    assert!(project.path(".forgeflare/convergence.json").exists());
+
+    let out = hookhost(&project, &["fire", "Stop", "--reason", "not_a_reason"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("unknown stop reason \"not_a_reason\""));
+}
+
+#[test]
+fn fire_json_reports_failures_and_bad_input_is_explained() {
+    let project = Project::new();
+    project.config(&hook("PreToolUse", "exit 5", "name = \"broken\""));
+    let out = hookhost(&project, &["fire", "PreToolUse", "--json"]);
+    assert_eq!(out.status.code(), Some(2));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        json["message"],
+        "hook failed: broken exited with code 5 (tool blocked by default)"
+    );
+    assert_eq!(json["hook_failed"], true);
+    assert_eq!(json["hooks"][0]["failure"], "exited with code 5");
+
+    let out = hookhost(&project, &["fire", "PreToolUse", "--input", "{nope"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("the tool input is not valid JSON"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+/// Runs in a child process started by the next test (it needs the process's real stderr).
+#[tokio::test]
+async fn stderr_forwarding_child() {
+    let Ok(dir) = std::env::var("HOOKHOST_STDERR_CHILD") else {
+        return;
+    };
+    let config = std::path::Path::new(&dir).join("hooks.toml");
+    let hooks = hookhost::forgeflare::HookRunner::load(config.to_str().unwrap(), &dir);
+    hooks
+        .run_pre_tool_use("Bash", &serde_json::json!({}), 0)
+        .await;
+}
+
+#[test]
+fn facade_forwards_hook_stderr_line_by_line_under_the_hook_name() {
+    let project = Project::new();
+    std::fs::write(
+        project.path("hooks.toml"),
+        hook(
+            "PreToolUse",
+            r#"printf 'first line\nsecond line\npartial' >&2; echo '{"action":"allow"}'"#,
+            "name = \"talker\"",
+        ),
+    )
+    .unwrap();
+    let out = Command::new(std::env::current_exe().unwrap())
+        .args([
+            "--exact",
+            "cli::stderr_forwarding_child",
+            "--nocapture",
+            "--test-threads=1",
+        ])
+        .env("HOOKHOST_STDERR_CHILD", project.root())
+        .output()
+        .unwrap();
+    let stderr = text(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains(
+            "[hook talker] first line\n[hook talker] second line\n[hook talker] partial\n"
+        ),
+        "{stderr}"
+    );
+}
