@@ -332,6 +332,23 @@ mod tests {
     }
 
     #[test]
+    fn writes_go_through_a_temp_file_so_a_failed_write_leaves_the_old_file_whole() {
+        let root = tempfile::tempdir().unwrap();
+        let store = ConvergenceStore::new(root.path());
+        store
+            .append_observations(&[observation("kept", 1)])
+            .unwrap();
+        let before = fs::read(store.path()).unwrap();
+        // The temp path is taken by a directory: the write fails before touching the file.
+        fs::create_dir(root.path().join("convergence.json.tmp")).unwrap();
+        let error = store
+            .append_observations(&[observation("lost", 2)])
+            .unwrap_err();
+        assert!(error.to_string().starts_with("cannot create"), "{error}");
+        assert_eq!(fs::read(store.path()).unwrap(), before);
+    }
+
+    #[test]
     fn write_failure_is_an_error_value_not_a_panic() {
         let root = tempfile::tempdir().unwrap();
         // A file where the directory should be.

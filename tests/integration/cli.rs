@@ -182,6 +182,7 @@ async fn stderr_forwarding_child() {
     hooks
         .run_pre_tool_use("Bash", &serde_json::json!({}), 0)
         .await;
+    hooks.run_stop("end_turn", 1, 2).await;
 }
 
 #[test]
@@ -189,11 +190,20 @@ fn facade_forwards_hook_stderr_line_by_line_under_the_hook_name() {
     let project = Project::new();
     std::fs::write(
         project.path("hooks.toml"),
-        hook(
-            "PreToolUse",
-            r#"printf 'first line\nsecond line\npartial' >&2; echo '{"action":"allow"}'"#,
-            "name = \"talker\"",
-        ),
+        [
+            hook(
+                "PreToolUse",
+                r#"printf 'first line\nsecond line\npartial' >&2; echo '{"action":"allow"}'"#,
+                "name = \"talker\"",
+            ),
+            hook(
+                "PreToolUse",
+                "exit 1",
+                "phase = \"observe\"\nname = \"audit\"",
+            ),
+            hook("Stop", r#"echo '{"action":"signal"}'"#, "name = \"finish\""),
+        ]
+        .concat(),
     )
     .unwrap();
     let out = Command::new(std::env::current_exe().unwrap())
@@ -212,6 +222,14 @@ fn facade_forwards_hook_stderr_line_by_line_under_the_hook_name() {
         stderr.contains(
             "[hook talker] first line\n[hook talker] second line\n[hook talker] partial\n"
         ),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("[hooks] PreToolUse/observe hook audit failed: exited with code 1\n"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("[hooks] Stop hook finish returned unrecognized action \"signal\"; treated as continue\n"),
         "{stderr}"
     );
 }
