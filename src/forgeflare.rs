@@ -63,6 +63,7 @@ impl From<&HookSpec> for HookConfig {
     fn from(spec: &HookSpec) -> HookConfig {
         let command = match &spec.source {
             HookSource::Command(command) => command.command.clone(),
+            HookSource::Wasm(wasm) => wasm.path.display().to_string(),
         };
         HookConfig {
             event: spec.role.event_name().to_string(),

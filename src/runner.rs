@@ -397,6 +397,7 @@ fn prepare(spec: &HookSpec, options: &RunnerOptions) -> Result<Runtime, String> 
                 shell: options.shell.clone(),
             }))
         }
+        HookSource::Wasm(_) => Err("wasm hooks are not available yet".to_string()),
     }
 }
 

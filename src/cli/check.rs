@@ -33,15 +33,7 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
     let rows: Vec<Vec<String>> = hooks
         .iter()
         .map(|hook| {
-            let mut grants = Vec::new();
-            let HookSource::Command(command) = &hook.source;
-            if let Some(cwd) = &command.cwd {
-                grants.push(format!("cwd={}", cwd.display()));
-            }
-            if !command.env.is_empty() {
-                let names: Vec<&str> = command.env.keys().map(String::as_str).collect();
-                grants.push(format!("env+={}", names.join(",")));
-            }
+            let mut grants = access(&hook.source);
             if hook.on_failure == OnFailure::Allow {
                 grants.push("advisory (on_failure=allow)".into());
             }
@@ -79,4 +71,46 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
         enabled
     );
     Ok(ExitCode::SUCCESS)
+}
+
+/// What a hook can reach, in a few words.
+fn access(source: &HookSource) -> Vec<String> {
+    let mut grants = Vec::new();
+    match source {
+        HookSource::Command(command) => {
+            grants.push("user account".to_string());
+            if let Some(cwd) = &command.cwd {
+                grants.push(format!("cwd={}", cwd.display()));
+            }
+            if !command.env.is_empty() {
+                let names: Vec<&str> = command.env.keys().map(String::as_str).collect();
+                grants.push(format!("env+={}", names.join(",")));
+            }
+        }
+        HookSource::Wasm(wasm) => {
+            let g = &wasm.grants;
+            grants.push(format!("mem={}MiB", g.max_memory_mb));
+            if let Some(fuel) = g.fuel {
+                grants.push(format!("fuel={fuel}"));
+            }
+            let paths = |list: &[std::path::PathBuf]| {
+                list.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(",")
+            };
+            if !g.read.is_empty() {
+                grants.push(format!("read={}", paths(&g.read)));
+            }
+            if !g.write.is_empty() {
+                grants.push(format!("write={}", paths(&g.write)));
+            }
+            let mut env: Vec<&str> = g.env_inherit.iter().map(String::as_str).collect();
+            env.extend(g.env_set.keys().map(String::as_str));
+            if !env.is_empty() {
+                grants.push(format!("env={}", env.join(",")));
+            }
+            if g.read.is_empty() && g.write.is_empty() && env.is_empty() {
+                grants.push("no files, no env".to_string());
+            }
+        }
+    }
+    grants
 }

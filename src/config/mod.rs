@@ -195,6 +195,8 @@ pub enum OnFailure {
 pub enum HookSource {
     /// `command = "..."`, run as `bash -c`.
     Command(CommandSpec),
+    /// `wasm = "..."`, a component run in a sandbox.
+    Wasm(WasmSpec),
 }
 
 impl HookSource {
@@ -202,6 +204,54 @@ impl HookSource {
     pub fn kind(&self) -> &'static str {
         match self {
             HookSource::Command(_) => "command",
+            HookSource::Wasm(_) => "wasm",
+        }
+    }
+}
+
+/// A WebAssembly component hook and what its sandbox grants.
+#[derive(Debug, Clone)]
+pub struct WasmSpec {
+    /// The component file as written in hooks.toml (relative to the config file's directory).
+    pub path: PathBuf,
+    /// What the sandbox lets the hook see and use.
+    pub grants: Grants,
+    /// The `[hooks.config]` table, as JSON; an empty object when absent.
+    pub config: serde_json::Value,
+}
+
+/// Default `max_memory_mb` of a wasm hook.
+pub const DEFAULT_MAX_MEMORY_MB: u32 = 64;
+/// The largest `max_memory_mb` accepted.
+pub const MAX_MEMORY_MB_LIMIT: u32 = 4096;
+
+/// What a wasm hook may see and use. Nothing by default.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Grants {
+    /// Directories preopened read-only, as written (relative paths resolve against the
+    /// runner's cwd). The guest sees each at the same absolute path as the host.
+    pub read: Vec<PathBuf>,
+    /// Directories preopened read-write.
+    pub write: Vec<PathBuf>,
+    /// Host variables passed through by name (`env = ["NAME", ...]`).
+    pub env_inherit: Vec<String>,
+    /// Variables set to given values (`env = { NAME = "value" }`).
+    pub env_set: BTreeMap<String, String>,
+    /// The instance's total linear memory, in MiB.
+    pub max_memory_mb: u32,
+    /// A deterministic instruction budget per call, if any.
+    pub fuel: Option<u64>,
+}
+
+impl Default for Grants {
+    fn default() -> Grants {
+        Grants {
+            read: Vec::new(),
+            write: Vec::new(),
+            env_inherit: Vec::new(),
+            env_set: BTreeMap::new(),
+            max_memory_mb: DEFAULT_MAX_MEMORY_MB,
+            fuel: None,
         }
     }
 }

@@ -10,8 +10,8 @@ use toml::Spanned;
 use toml::de::{DeTable, DeValue};
 
 use super::{
-    CommandSpec, ConfigProblem, DEFAULT_STOP_TIMEOUT_MS, DEFAULT_TIMEOUT_MS, HookSource, HookSpec,
-    Location, OnFailure, Role,
+    CommandSpec, ConfigProblem, DEFAULT_STOP_TIMEOUT_MS, DEFAULT_TIMEOUT_MS, Grants, HookSource,
+    HookSpec, Location, MAX_MEMORY_MB_LIMIT, OnFailure, Role, WasmSpec,
 };
 
 /// The longest `timeout_ms` accepted: an hour is already far more than any hook should take,
@@ -31,7 +31,15 @@ const HOOK_KEYS: &[&str] = &[
     "on_failure",
     "env",
     "cwd",
+    "read",
+    "write",
+    "max_memory_mb",
+    "fuel",
+    "config",
 ];
+/// Keys that only mean something for one kind of hook.
+const COMMAND_ONLY_KEYS: &[&str] = &["cwd"];
+const WASM_ONLY_KEYS: &[&str] = &["read", "write", "max_memory_mb", "fuel", "config"];
 
 pub(super) fn parse_hooks(text: &str) -> Result<Vec<HookSpec>, Vec<ConfigProblem>> {
     let mut sink = Problems {
@@ -157,6 +165,74 @@ impl<'a, 'i> HookTable<'a, 'i> {
                     format!("`{key}` must be a string, found {}", other.type_str()),
                 );
                 None
+            }
+        }
+    }
+
+    /// A list of non-empty strings; absent is an empty list, a problem is `None`.
+    fn string_list(&self, key: &str, sink: &mut Problems<'_>) -> Option<Vec<String>> {
+        let Some((value, _)) = self.field(key) else {
+            return Some(Vec::new());
+        };
+        let DeValue::Array(items) = value.get_ref() else {
+            self.problem(
+                sink,
+                &value.span(),
+                format!("`{key}` must be a list of strings, like {key} = [\"...\"]; found {}", value.get_ref().type_str()),
+            );
+            return None;
+        };
+        let mut out = Vec::new();
+        for item in items.iter() {
+            match item.get_ref() {
+                DeValue::String(s) if !s.trim().is_empty() => out.push(s.to_string()),
+                other => {
+                    self.problem(
+                        sink,
+                        &item.span(),
+                        format!("every entry of `{key}` must be a non-empty string, found {}", if other.is_str() { "an empty string" } else { other.type_str() }),
+                    );
+                    return None;
+                }
+            }
+        }
+        Some(out)
+    }
+
+    /// An integer within `min..=max`.
+    fn integer(&self, key: &str, min: i128, max: i128, sink: &mut Problems<'_>) -> Option<i128> {
+        let (value, _) = self.field(key)?;
+        let parsed = match value.get_ref() {
+            DeValue::Integer(int) => i128::from_str_radix(int.as_str(), int.radix()).ok(),
+            _ => None,
+        };
+        match parsed {
+            Some(n) if (min..=max).contains(&n) => Some(n),
+            Some(n) => {
+                self.problem(sink, &value.span(), format!("`{key}` must be between {min} and {max}, found {n}"));
+                None
+            }
+            None => {
+                self.problem(
+                    sink,
+                    &value.span(),
+                    format!("`{key}` must be a whole number, found {}", value.get_ref().type_str()),
+                );
+                None
+            }
+        }
+    }
+
+    /// Reports each of `keys` present on a hook of the other kind.
+    fn reject_keys(&self, keys: &[&str], owner: &str, sink: &mut Problems<'_>) {
+        for key in keys {
+            if let Some((_, key_span)) = self.field(key) {
+                let other = if owner == "wasm" { "command" } else { "wasm" };
+                self.problem(
+                    sink,
+                    &key_span,
+                    format!("`{key}` applies only to {owner} hooks; remove it from this {other} hook"),
+                );
             }
         }
     }
@@ -405,29 +481,93 @@ fn parse_source(
             );
             None
         }
-        (None, Some((_, wasm_key))) => {
-            hook.problem(
-                sink,
-                &wasm_key,
-                "`wasm` hooks are not supported by this build of hookhost".to_string(),
-            );
-            None
+        (None, Some(_)) => {
+            hook.reject_keys(COMMAND_ONLY_KEYS, "command", sink);
+            let (path, _) = hook.string("wasm", sink)?;
+            let grants = parse_grants(hook, sink);
+            let config = match hook.field("config") {
+                None => Some(serde_json::Value::Object(Default::default())),
+                Some((value, _)) => match value.get_ref() {
+                    DeValue::Table(_) => Some(to_json(value.get_ref())),
+                    other => {
+                        hook.problem(
+                            sink,
+                            &value.span(),
+                            format!("`config` must be a table (write it as `[hooks.config]` under the hook), found {}", other.type_str()),
+                        );
+                        None
+                    }
+                },
+            };
+            Some(HookSource::Wasm(WasmSpec {
+                path: PathBuf::from(path),
+                grants: grants?,
+                config: config?,
+            }))
         }
         (Some(_), None) => {
+            hook.reject_keys(WASM_ONLY_KEYS, "wasm", sink);
             let (command, _) = command?;
-            let env = parse_env(hook, sink);
+            let env = parse_env_table(hook, false, sink);
             let cwd = hook.string("cwd", sink).map(|(cwd, _)| PathBuf::from(cwd));
-            Some(HookSource::Command(CommandSpec {
-                command,
-                env: env?,
-                cwd,
-            }))
+            Some(HookSource::Command(CommandSpec { command, env: env?, cwd }))
         }
     }
 }
 
-fn parse_env(
+fn parse_grants(hook: &HookTable<'_, '_>, sink: &mut Problems<'_>) -> Option<Grants> {
+    let mut grants = Grants::default();
+    let mut ok = true;
+    grants.read = hook.string_list("read", sink)?.into_iter().map(PathBuf::from).collect();
+    grants.write = hook.string_list("write", sink)?.into_iter().map(PathBuf::from).collect();
+    match hook.field("env").map(|(value, _)| value.get_ref()) {
+        None => {}
+        Some(DeValue::Array(_)) => grants.env_inherit = hook.string_list("env", sink)?,
+        Some(_) => grants.env_set = parse_env_table(hook, true, sink)?,
+    }
+    if let Some(mb) = hook.integer("max_memory_mb", 1, i128::from(MAX_MEMORY_MB_LIMIT), sink) {
+        grants.max_memory_mb = mb as u32;
+    } else {
+        ok &= hook.field("max_memory_mb").is_none();
+    }
+    grants.fuel = hook.integer("fuel", 1, i128::from(u64::MAX), sink).map(|n| n as u64);
+    ok &= grants.fuel.is_some() || hook.field("fuel").is_none();
+    ok.then_some(grants)
+}
+
+/// A TOML value as JSON (datetimes become strings).
+fn to_json(value: &DeValue<'_>) -> serde_json::Value {
+    use serde_json::Value;
+    match value {
+        DeValue::String(s) => Value::String(s.to_string()),
+        DeValue::Integer(int) => i64::from_str_radix(int.as_str(), int.radix())
+            .map(Value::from)
+            .or_else(|_| u64::from_str_radix(int.as_str(), int.radix()).map(Value::from))
+            .unwrap_or(Value::Null),
+        DeValue::Float(float) => float
+            .as_str()
+            .replace('_', "")
+            .parse::<f64>()
+            .ok()
+            .and_then(serde_json::Number::from_f64)
+            .map_or(Value::Null, Value::Number),
+        DeValue::Boolean(b) => Value::Bool(*b),
+        DeValue::Datetime(datetime) => Value::String(datetime.to_string()),
+        DeValue::Array(items) => Value::Array(items.iter().map(|item| to_json(item.get_ref())).collect()),
+        DeValue::Table(table) => Value::Object(
+            table
+                .iter()
+                .map(|(key, value)| (key.get_ref().to_string(), to_json(value.get_ref())))
+                .collect(),
+        ),
+    }
+}
+
+/// `env = { NAME = "value" }`. `wasm` says whether the hook is a wasm hook, which may also
+/// take a list of host variable names; a command hook already inherits the whole environment.
+fn parse_env_table(
     hook: &HookTable<'_, '_>,
+    wasm: bool,
     sink: &mut Problems<'_>,
 ) -> Option<BTreeMap<String, String>> {
     let mut env = BTreeMap::new();
@@ -435,14 +575,18 @@ fn parse_env(
         return Some(env);
     };
     let DeValue::Table(table) = value.get_ref() else {
-        hook.problem(
-            sink,
-            &value.span(),
+        let message = if wasm {
+            format!(
+                "`env` of a wasm hook must be a list of host variables to pass through, like env = [\"HOME\"], or a table of values, like env = {{ LEVEL = \"strict\" }}; found {}",
+                value.get_ref().type_str()
+            )
+        } else {
             format!(
                 "`env` of a command hook must be a table of extra variables, like env = {{ LEVEL = \"strict\" }}; found {} (command hooks already inherit the host environment)",
                 value.get_ref().type_str()
-            ),
-        );
+            )
+        };
+        hook.problem(sink, &value.span(), message);
         return None;
     };
     let mut ok = true;

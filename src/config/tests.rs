@@ -118,7 +118,9 @@ env = { LEVEL = "strict", EMPTY = "" }
     assert_eq!(hook.name, "advisory-lint");
     assert!(!hook.enabled);
     assert_eq!(hook.on_failure, OnFailure::Allow);
-    let HookSource::Command(command) = &hook.source;
+    let HookSource::Command(command) = &hook.source else {
+        panic!("a command hook")
+    };
     assert_eq!(command.cwd.as_deref(), Some(Path::new("scripts")));
     assert_eq!(command.env.get("LEVEL").map(String::as_str), Some("strict"));
     assert_eq!(command.env.get("EMPTY").map(String::as_str), Some(""));

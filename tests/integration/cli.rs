@@ -38,7 +38,7 @@ fn check_lists_hooks_and_finds_the_default_config() {
         "{stdout}"
     );
     assert!(
-        stdout.contains("Stop              *     command  3000ms   env+=A DISABLED"),
+        stdout.contains("Stop              *     command  3000ms   user account env+=A DISABLED"),
         "{stdout}"
     );
     assert!(
