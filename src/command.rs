@@ -269,7 +269,7 @@ impl<'a> StderrCapture<'a> {
         }
     }
 
-    fn flush_pending(&self) {
+    pub(crate) fn flush_pending(&self) {
         let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
         let line = std::mem::take(&mut state.pending_line);
         if !line.is_empty() {

@@ -43,6 +43,7 @@ pub mod event;
 pub mod forgeflare;
 pub mod outcome;
 pub mod verdict;
+pub mod wasm;
 
 mod command;
 mod runner;

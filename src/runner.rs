@@ -19,6 +19,7 @@ use crate::outcome::{
 };
 use crate::runtime::{HookRequest, Runtime};
 use crate::verdict::{HookFailure, Verdict};
+use crate::wasm::{CacheMode, CacheOutcome, CompileCache, WasmEngine, WasmHook};
 
 /// How a runner is set up, beyond its configuration.
 #[derive(Debug, Clone)]
@@ -33,6 +34,8 @@ pub struct RunnerOptions {
     pub forward_stderr: bool,
     /// The shell that runs command hooks as `{shell} -c {command}`. Default: `bash` on PATH.
     pub shell: PathBuf,
+    /// Where compiled wasm hooks are cached. Default: the user's cache directory.
+    pub cache: CacheMode,
 }
 
 impl RunnerOptions {
@@ -43,6 +46,7 @@ impl RunnerOptions {
             state_dir: None,
             forward_stderr: true,
             shell: PathBuf::from("bash"),
+            cache: CacheMode::Default,
         }
     }
 }
@@ -96,8 +100,10 @@ impl HookRunner {
     pub fn new(config: Config, options: RunnerOptions) -> Result<HookRunner, ConfigError> {
         let mut problems = Vec::new();
         let mut hooks = Vec::new();
+        let mut wasm = WasmRuntime::new(&config, &options);
+        let base_dir = config.base_dir().to_path_buf();
         for spec in config.hooks {
-            match prepare(&spec, &options) {
+            match prepare(&spec, &options, &base_dir, &mut wasm) {
                 Ok(runtime) if spec.enabled => hooks.push(LoadedHook { spec, runtime }),
                 Ok(_) => {}
                 Err(message) => problems.push(ConfigProblem {
@@ -158,6 +164,18 @@ impl HookRunner {
     /// The enabled hooks, in declaration order.
     pub fn hooks(&self) -> impl Iterator<Item = &HookSpec> {
         self.inner.hooks.iter().map(|hook| &hook.spec)
+    }
+
+    /// The enabled wasm hooks, with how each component was obtained at load (compiled, or
+    /// from the compile cache).
+    pub fn wasm_hooks(&self) -> impl Iterator<Item = (&HookSpec, CacheOutcome)> {
+        self.inner
+            .hooks
+            .iter()
+            .filter_map(|hook| match &hook.runtime {
+                Runtime::Wasm(wasm) => Some((&hook.spec, wasm.cache)),
+                Runtime::Command(_) => None,
+            })
     }
 
     /// The configuration error a fail-closed runner blocks with.
@@ -379,8 +397,44 @@ impl Inner {
     }
 }
 
+/// The wasm engine of a runner, created when the first wasm hook is prepared.
+struct WasmRuntime {
+    engine: Option<Arc<WasmEngine>>,
+    fuel: bool,
+    cache: CacheMode,
+}
+
+impl WasmRuntime {
+    fn new(config: &Config, options: &RunnerOptions) -> WasmRuntime {
+        let fuel = config.hooks.iter().any(
+            |hook| matches!(&hook.source, HookSource::Wasm(wasm) if wasm.grants.fuel.is_some()),
+        );
+        WasmRuntime {
+            engine: None,
+            fuel,
+            cache: options.cache.clone(),
+        }
+    }
+
+    fn engine(&mut self) -> Result<Arc<WasmEngine>, String> {
+        if let Some(engine) = &self.engine {
+            return Ok(engine.clone());
+        }
+        let engine = WasmEngine::new(self.fuel, CompileCache::new(&self.cache))
+            .map(Arc::new)
+            .map_err(|error| format!("cannot start the WebAssembly engine: {error:#}"))?;
+        self.engine = Some(engine.clone());
+        Ok(engine)
+    }
+}
+
 /// Prepares a hook's runtime; an error is a message for a configuration problem.
-fn prepare(spec: &HookSpec, options: &RunnerOptions) -> Result<Runtime, String> {
+fn prepare(
+    spec: &HookSpec,
+    options: &RunnerOptions,
+    base_dir: &Path,
+    wasm: &mut WasmRuntime,
+) -> Result<Runtime, String> {
     match &spec.source {
         HookSource::Command(command) => {
             let cwd = match &command.cwd {
@@ -397,7 +451,10 @@ fn prepare(spec: &HookSpec, options: &RunnerOptions) -> Result<Runtime, String> 
                 shell: options.shell.clone(),
             }))
         }
-        HookSource::Wasm(_) => Err("wasm hooks are not available yet".to_string()),
+        HookSource::Wasm(spec) => {
+            let engine = wasm.engine()?;
+            WasmHook::load(&engine, spec, base_dir, &options.cwd).map(Runtime::Wasm)
+        }
     }
 }
 

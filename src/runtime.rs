@@ -9,6 +9,7 @@ use crate::command::CommandHook;
 use crate::config::Role;
 use crate::event::EventPayload;
 use crate::verdict::{HookFailure, Verdict};
+use crate::wasm::WasmHook;
 
 /// One call of one hook.
 pub(crate) struct HookRequest<'a> {
@@ -41,12 +42,14 @@ pub(crate) struct HookResponse {
 #[derive(Debug)]
 pub(crate) enum Runtime {
     Command(CommandHook),
+    Wasm(WasmHook),
 }
 
 impl Runtime {
     pub(crate) async fn call(&self, request: &HookRequest<'_>) -> HookResponse {
         match self {
             Runtime::Command(hook) => hook.call(request).await,
+            Runtime::Wasm(hook) => hook.call(request).await,
         }
     }
 }

@@ -82,6 +82,28 @@ pub enum HookFailure {
         /// What went wrong, including the OS error.
         reason: String,
     },
+    /// A wasm hook used up its instruction budget (`fuel`).
+    #[error("ran out of fuel")]
+    OutOfFuel,
+    /// A wasm hook tried to grow its memory past `max_memory_mb`.
+    #[error("exceeded its memory limit of {limit_mb} MiB")]
+    MemoryLimit {
+        /// The limit, in MiB.
+        limit_mb: u64,
+    },
+    /// A wasm hook trapped (a panic in Rust is an `unreachable` trap; its message is on the
+    /// hook's stderr).
+    #[error("trapped: {message}")]
+    Trapped {
+        /// The trap, without a backtrace.
+        message: String,
+    },
+    /// A wasm hook returned a verdict the contract does not allow.
+    #[error("returned an invalid verdict")]
+    InvalidVerdict {
+        /// What was wrong with it.
+        detail: String,
+    },
     /// The configuration could not be loaded, so no hook ran; guards fail closed on it.
     #[error("could not be loaded: {reason}")]
     Config {
@@ -121,7 +143,9 @@ impl HookFailure {
     /// The full explanation: the message plus any detail the message leaves out.
     pub fn detailed(&self) -> String {
         match self {
-            HookFailure::InvalidOutput { detail } => format!("{self}: {detail}"),
+            HookFailure::InvalidOutput { detail } | HookFailure::InvalidVerdict { detail } => {
+                format!("{self}: {detail}")
+            }
             _ => self.to_string(),
         }
     }

@@ -94,7 +94,10 @@ fn access(source: &HookSource) -> Vec<String> {
                 grants.push(format!("fuel={fuel}"));
             }
             let paths = |list: &[std::path::PathBuf]| {
-                list.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(",")
+                list.iter()
+                    .map(|p| p.display().to_string())
+                    .collect::<Vec<_>>()
+                    .join(",")
             };
             if !g.read.is_empty() {
                 grants.push(format!("read={}", paths(&g.read)));

@@ -178,7 +178,10 @@ impl<'a, 'i> HookTable<'a, 'i> {
             self.problem(
                 sink,
                 &value.span(),
-                format!("`{key}` must be a list of strings, like {key} = [\"...\"]; found {}", value.get_ref().type_str()),
+                format!(
+                    "`{key}` must be a list of strings, like {key} = [\"...\"]; found {}",
+                    value.get_ref().type_str()
+                ),
             );
             return None;
         };
@@ -190,7 +193,14 @@ impl<'a, 'i> HookTable<'a, 'i> {
                     self.problem(
                         sink,
                         &item.span(),
-                        format!("every entry of `{key}` must be a non-empty string, found {}", if other.is_str() { "an empty string" } else { other.type_str() }),
+                        format!(
+                            "every entry of `{key}` must be a non-empty string, found {}",
+                            if other.is_str() {
+                                "an empty string"
+                            } else {
+                                other.type_str()
+                            }
+                        ),
                     );
                     return None;
                 }
@@ -209,14 +219,21 @@ impl<'a, 'i> HookTable<'a, 'i> {
         match parsed {
             Some(n) if (min..=max).contains(&n) => Some(n),
             Some(n) => {
-                self.problem(sink, &value.span(), format!("`{key}` must be between {min} and {max}, found {n}"));
+                self.problem(
+                    sink,
+                    &value.span(),
+                    format!("`{key}` must be between {min} and {max}, found {n}"),
+                );
                 None
             }
             None => {
                 self.problem(
                     sink,
                     &value.span(),
-                    format!("`{key}` must be a whole number, found {}", value.get_ref().type_str()),
+                    format!(
+                        "`{key}` must be a whole number, found {}",
+                        value.get_ref().type_str()
+                    ),
                 );
                 None
             }
@@ -231,7 +248,9 @@ impl<'a, 'i> HookTable<'a, 'i> {
                 self.problem(
                     sink,
                     &key_span,
-                    format!("`{key}` applies only to {owner} hooks; remove it from this {other} hook"),
+                    format!(
+                        "`{key}` applies only to {owner} hooks; remove it from this {other} hook"
+                    ),
                 );
             }
         }
@@ -278,9 +297,15 @@ fn parse_hook(
     // The name comes first so that every later problem can mention it.
     let explicit_name = hook.string("name", sink).map(|(name, _)| name);
     let command = hook.string("command", sink);
+    // Default name: the command (as forgeflare names hooks), or the wasm file.
+    let wasm_path = match hook.field("wasm").map(|(value, _)| value.get_ref()) {
+        Some(DeValue::String(path)) => Some(path.to_string()),
+        _ => None,
+    };
     hook.name = explicit_name
         .clone()
-        .or_else(|| command.as_ref().map(|(c, _)| c.clone()));
+        .or_else(|| command.as_ref().map(|(c, _)| c.clone()))
+        .or(wasm_path);
 
     for (key, _) in table.iter() {
         let key_name = key.get_ref().as_ref();
@@ -299,17 +324,31 @@ fn parse_hook(
     if sink.list.len() != errors_before {
         return None;
     }
-    Some(HookSpec {
-        index,
-        name: hook.name?,
-        role: role?,
-        match_tool,
-        timeout: timeout?,
-        enabled,
-        on_failure,
-        source: source?,
-        location: Location::of_offset(sink.text, item.span().start),
-    })
+    let location = Location::of_offset(sink.text, item.span().start);
+    match (hook.name.clone(), role, timeout, source) {
+        (Some(name), Some(role), Some(timeout), Some(source)) => Some(HookSpec {
+            index,
+            name,
+            role,
+            match_tool,
+            timeout,
+            enabled,
+            on_failure,
+            source,
+            location,
+        }),
+        // Every path that leaves a field unset records a problem; should one ever not, the
+        // hook must still not vanish silently.
+        _ => {
+            hook.problem(
+                sink,
+                &item.span(),
+                "this hook could not be read (an internal error in hookhost; please report it)"
+                    .to_string(),
+            );
+            None
+        }
+    }
 }
 
 fn unknown_key_message(key: &str) -> String {
@@ -510,7 +549,11 @@ fn parse_source(
             let (command, _) = command?;
             let env = parse_env_table(hook, false, sink);
             let cwd = hook.string("cwd", sink).map(|(cwd, _)| PathBuf::from(cwd));
-            Some(HookSource::Command(CommandSpec { command, env: env?, cwd }))
+            Some(HookSource::Command(CommandSpec {
+                command,
+                env: env?,
+                cwd,
+            }))
         }
     }
 }
@@ -518,8 +561,16 @@ fn parse_source(
 fn parse_grants(hook: &HookTable<'_, '_>, sink: &mut Problems<'_>) -> Option<Grants> {
     let mut grants = Grants::default();
     let mut ok = true;
-    grants.read = hook.string_list("read", sink)?.into_iter().map(PathBuf::from).collect();
-    grants.write = hook.string_list("write", sink)?.into_iter().map(PathBuf::from).collect();
+    grants.read = hook
+        .string_list("read", sink)?
+        .into_iter()
+        .map(PathBuf::from)
+        .collect();
+    grants.write = hook
+        .string_list("write", sink)?
+        .into_iter()
+        .map(PathBuf::from)
+        .collect();
     match hook.field("env").map(|(value, _)| value.get_ref()) {
         None => {}
         Some(DeValue::Array(_)) => grants.env_inherit = hook.string_list("env", sink)?,
@@ -530,7 +581,9 @@ fn parse_grants(hook: &HookTable<'_, '_>, sink: &mut Problems<'_>) -> Option<Gra
     } else {
         ok &= hook.field("max_memory_mb").is_none();
     }
-    grants.fuel = hook.integer("fuel", 1, i128::from(u64::MAX), sink).map(|n| n as u64);
+    grants.fuel = hook
+        .integer("fuel", 1, i128::from(u64::MAX), sink)
+        .map(|n| n as u64);
     ok &= grants.fuel.is_some() || hook.field("fuel").is_none();
     ok.then_some(grants)
 }
@@ -553,7 +606,9 @@ fn to_json(value: &DeValue<'_>) -> serde_json::Value {
             .map_or(Value::Null, Value::Number),
         DeValue::Boolean(b) => Value::Bool(*b),
         DeValue::Datetime(datetime) => Value::String(datetime.to_string()),
-        DeValue::Array(items) => Value::Array(items.iter().map(|item| to_json(item.get_ref())).collect()),
+        DeValue::Array(items) => {
+            Value::Array(items.iter().map(|item| to_json(item.get_ref())).collect())
+        }
         DeValue::Table(table) => Value::Object(
             table
                 .iter()

@@ -343,3 +343,131 @@ fn location_counts_characters_not_bytes() {
         Location { line: 1, column: 3 }
     );
 }
+
+#[test]
+fn wasm_hooks_parse_with_their_grants_and_config() {
+    let config = parse(
+        r#"
+[[hooks]]
+event = "PreToolUse"
+wasm = "policies/guard.wasm"
+read = ["src", "/etc/hookhost"]
+write = [".forgeflare/audit"]
+env = ["HOME"]
+max_memory_mb = 16
+fuel = 1000000
+timeout_ms = 50
+
+[hooks.config]
+deny = ["rm -rf /"]
+level = 2
+ratio = 0.5
+when = 2026-01-02T03:04:05Z
+nested = { on = true }
+
+[[hooks]]
+event = "Stop"
+wasm = "summary.wasm"
+env = { MODE = "ci" }
+"#,
+    )
+    .unwrap();
+    assert_eq!(config.hooks.len(), 2, "no hook may vanish");
+    let first = &config.hooks[0];
+    assert_eq!(
+        first.name, "policies/guard.wasm",
+        "a wasm hook is named by its file by default"
+    );
+    let HookSource::Wasm(wasm) = &first.source else {
+        panic!("a wasm hook")
+    };
+    assert_eq!(wasm.path, Path::new("policies/guard.wasm"));
+    assert_eq!(
+        wasm.grants,
+        Grants {
+            read: vec!["src".into(), "/etc/hookhost".into()],
+            write: vec![".forgeflare/audit".into()],
+            env_inherit: vec!["HOME".into()],
+            env_set: BTreeMap::new(),
+            max_memory_mb: 16,
+            fuel: Some(1_000_000),
+        }
+    );
+    assert_eq!(
+        wasm.config,
+        serde_json::json!({"deny": ["rm -rf /"], "level": 2, "ratio": 0.5, "when": "2026-01-02T03:04:05Z", "nested": {"on": true}})
+    );
+    let HookSource::Wasm(second) = &config.hooks[1].source else {
+        panic!()
+    };
+    assert_eq!(
+        second.grants.env_set.get("MODE").map(String::as_str),
+        Some("ci")
+    );
+    assert_eq!(second.grants.max_memory_mb, DEFAULT_MAX_MEMORY_MB);
+    assert_eq!(second.config, serde_json::json!({}));
+}
+
+#[test]
+fn wasm_and_command_keys_do_not_mix() {
+    let cases: &[(&str, &str, &str)] = &[
+        (
+            "read on command",
+            "[[hooks]]\nevent = \"Stop\"\ncommand = \"x\"\nread = [\"src\"]\n",
+            "4:1: hook #1 (x): `read` applies only to wasm hooks; remove it from this command hook",
+        ),
+        (
+            "config on command",
+            "[[hooks]]\nevent = \"Stop\"\ncommand = \"x\"\n[hooks.config]\na = 1\n",
+            "`config` applies only to wasm hooks",
+        ),
+        (
+            "cwd on wasm",
+            "[[hooks]]\nevent = \"Stop\"\nwasm = \"x.wasm\"\ncwd = \"src\"\n",
+            "4:1: hook #1 (x.wasm): `cwd` applies only to command hooks; remove it from this wasm hook",
+        ),
+        (
+            "memory zero",
+            "[[hooks]]\nevent = \"Stop\"\nwasm = \"x.wasm\"\nmax_memory_mb = 0\n",
+            "4:17: hook #1 (x.wasm): `max_memory_mb` must be between 1 and 4096, found 0",
+        ),
+        (
+            "fuel string",
+            "[[hooks]]\nevent = \"Stop\"\nwasm = \"x.wasm\"\nfuel = \"lots\"\n",
+            "`fuel` must be a whole number, found string",
+        ),
+        (
+            "read not a list",
+            "[[hooks]]\nevent = \"Stop\"\nwasm = \"x.wasm\"\nread = \"src\"\n",
+            "4:8: hook #1 (x.wasm): `read` must be a list of strings",
+        ),
+        (
+            "env number",
+            "[[hooks]]\nevent = \"Stop\"\nwasm = \"x.wasm\"\nenv = 3\n",
+            "`env` of a wasm hook must be a list of host variables",
+        ),
+        (
+            "config not a table",
+            "[[hooks]]\nevent = \"Stop\"\nwasm = \"x.wasm\"\nconfig = 3\n",
+            "`config` must be a table",
+        ),
+        (
+            "empty wasm",
+            "[[hooks]]\nevent = \"Stop\"\nwasm = \"\"\n",
+            "`wasm` must not be empty",
+        ),
+    ];
+    for (name, text, expected) in cases {
+        let got = problems(text);
+        assert_eq!(
+            got.len(),
+            1,
+            "case {name}: expected one problem, got {got:?}"
+        );
+        assert!(
+            got[0].contains(expected),
+            "case {name}: {:?} does not contain {expected:?}",
+            got[0]
+        );
+    }
+}

@@ -5,3 +5,5 @@ mod command;
 mod contract;
 mod forgeflare;
 mod support;
+mod wasm;
+mod wasm_load;

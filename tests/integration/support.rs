@@ -34,6 +34,7 @@ impl Project {
     pub fn options(&self) -> RunnerOptions {
         let mut options = RunnerOptions::new(self.root());
         options.forward_stderr = false;
+        options.cache = test_cache();
         options
     }
 
@@ -84,4 +85,78 @@ pub fn wait_until_gone(marker: &str) -> Vec<String> {
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
     processes_with(marker)
+}
+
+/// Builds a fixture crate under tests/fixtures for wasm32-wasip2 (once per test binary per
+/// crate) and returns the component's path.
+pub fn build_fixture(name: &str) -> PathBuf {
+    static BUILT: std::sync::Mutex<Vec<(String, PathBuf)>> = std::sync::Mutex::new(Vec::new());
+    let mut built = BUILT.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, path)) = built.iter().find(|(n, _)| n == name) {
+        return path.clone();
+    }
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(name)
+        .join("Cargo.toml");
+    let target_dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("../fixtures");
+    let output =
+        std::process::Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+            .args([
+                "build",
+                "--quiet",
+                "--release",
+                "--target",
+                "wasm32-wasip2",
+                "--manifest-path",
+            ])
+            .arg(&manifest)
+            .arg("--target-dir")
+            .arg(&target_dir)
+            .env_remove("CARGO_TARGET_DIR")
+            .env_remove("RUSTFLAGS")
+            .env_remove("CARGO_ENCODED_RUSTFLAGS")
+            .output()
+            .expect("cargo runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        output.status.success(),
+        "building fixture {name} failed{}:\n{stderr}",
+        if stderr.contains("wasm32-wasip2") {
+            " (is the target installed? rustup target add wasm32-wasip2)"
+        } else {
+            ""
+        }
+    );
+    let path = target_dir
+        .join("wasm32-wasip2/release")
+        .join(format!("{}.wasm", name.replace('-', "_")));
+    // Compile it into the shared cache now, once, instead of in every test that loads it.
+    let config = format!("[[hooks]]\nevent = \"Stop\"\nwasm = '{}'\n", path.display());
+    let config = hookhost::Config::parse(&config, "warm.toml").unwrap();
+    let mut options = RunnerOptions::new(env!("CARGO_TARGET_TMPDIR"));
+    options.cache = test_cache();
+    HookRunner::new(config, options)
+        .unwrap_or_else(|e| panic!("fixture {name} does not load: {e}"));
+    built.push((name.to_string(), path.clone()));
+    path
+}
+
+/// The probe fixture's path, for hooks.toml.
+pub fn probe() -> String {
+    build_fixture("probe").display().to_string()
+}
+
+/// A hooks.toml entry for the probe: `mode` selects its behaviour, `extra` adds TOML lines
+/// (before the config table), `config` adds lines to `[hooks.config]`.
+pub fn probe_hook(event: &str, mode: &str, extra: &str, config: &str) -> String {
+    format!(
+        "[[hooks]]\nevent = \"{event}\"\nwasm = '{}'\n{extra}\n[hooks.config]\nmode = \"{mode}\"\n{config}\n\n",
+        probe()
+    )
+}
+
+/// The shared compile cache of this test binary: each fixture is compiled once.
+pub fn test_cache() -> hookhost::wasm::CacheMode {
+    hookhost::wasm::CacheMode::Dir(Path::new(env!("CARGO_TARGET_TMPDIR")).join("compile-cache"))
 }

@@ -1,0 +1,203 @@
+//! One wasmtime engine per runner: compiled once, shared by all of the runner's wasm hooks.
+//!
+//! - The pooling allocator with copy-on-write memory images makes a fresh instance per call
+//!   cost microseconds. A semaphore sized to the pool makes excess calls wait for a slot
+//!   instead of failing.
+//! - Epoch interruption enforces `timeout_ms`: a ticker thread advances the epoch every
+//!   [`TICK`] while calls are running (and sleeps otherwise); at each tick a guest yields to
+//!   the async executor and its deadline is checked. The thread ends when the engine is
+//!   dropped.
+
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::Duration;
+
+use wasmtime::component::{HasData, Linker, ResourceTable};
+use wasmtime::{Config, Engine, InstanceAllocationStrategy, PoolingAllocationConfig};
+use wasmtime_wasi::p2::bindings::{cli, clocks, filesystem, random};
+use wasmtime_wasi::{WasiView, cli::WasiCli, clocks::WasiClocks, filesystem::WasiFilesystem};
+
+use super::bindings::Hook;
+use super::cache::CompileCache;
+use super::store::CallState;
+use crate::config::MAX_MEMORY_MB_LIMIT;
+
+/// Epoch period: a deadline fires at most one tick (plus scheduling) after `timeout_ms`, well
+/// inside the promised 10% + 5 ms.
+pub(crate) const TICK: Duration = Duration::from_millis(1);
+/// Wasm calls in flight at once per runner; more wait for a slot.
+const POOL_INSTANCES: u32 = 64;
+
+/// The engine, its linker and its compile cache.
+pub(crate) struct WasmEngine {
+    pub(crate) engine: Engine,
+    pub(crate) linker: Linker<CallState>,
+    pub(crate) cache: CompileCache,
+    pub(crate) consumes_fuel: bool,
+    slots: tokio::sync::Semaphore,
+    activity: Arc<Activity>,
+}
+
+impl std::fmt::Debug for WasmEngine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("WasmEngine")
+            .field("consumes_fuel", &self.consumes_fuel)
+            .field("cache", &self.cache)
+            .finish_non_exhaustive()
+    }
+}
+
+impl WasmEngine {
+    /// An engine for a runner. `fuel` turns on instruction counting, needed when any hook sets
+    /// `fuel` (it makes every call a little slower, so it is off otherwise).
+    pub(crate) fn new(fuel: bool, cache: CompileCache) -> wasmtime::Result<WasmEngine> {
+        let mut config = Config::new();
+        config
+            .wasm_component_model(true)
+            .epoch_interruption(true)
+            .consume_fuel(fuel)
+            .memory_init_cow(true)
+            .max_wasm_stack(512 << 10)
+            .async_stack_size(2 << 20)
+            // Virtual address space per memory slot: the largest memory a hook may be granted.
+            .memory_reservation(u64::from(MAX_MEMORY_MB_LIMIT) << 20)
+            .memory_guard_size(64 << 10);
+        let mut pool = PoolingAllocationConfig::new();
+        pool.total_component_instances(POOL_INSTANCES)
+            .total_core_instances(POOL_INSTANCES * 8)
+            .total_memories(POOL_INSTANCES * 2)
+            .total_tables(POOL_INSTANCES * 8)
+            .total_stacks(POOL_INSTANCES)
+            .max_memories_per_component(2)
+            .max_memory_size((MAX_MEMORY_MB_LIMIT as usize) << 20)
+            // Keep a little memory of recently used slots resident, so hot hooks reuse pages.
+            .linear_memory_keep_resident(64 << 10);
+        config.allocation_strategy(InstanceAllocationStrategy::Pooling(pool));
+        let engine = Engine::new(&config)?;
+        let linker = linker(&engine)?;
+        let activity = Arc::new(Activity::default());
+        spawn_ticker(&engine, activity.clone());
+        Ok(WasmEngine {
+            engine,
+            linker,
+            cache,
+            consumes_fuel: fuel,
+            slots: tokio::sync::Semaphore::new(POOL_INSTANCES as usize),
+            activity,
+        })
+    }
+
+    /// Waits for an instance slot, and keeps the epoch ticking while the returned guard lives.
+    pub(crate) async fn begin_call(&self) -> CallGuard<'_> {
+        let permit = self
+            .slots
+            .acquire()
+            .await
+            .expect("the semaphore is never closed");
+        self.activity.enter();
+        CallGuard {
+            _permit: permit,
+            activity: &self.activity,
+        }
+    }
+}
+
+/// Holds an instance slot and keeps the ticker awake.
+pub(crate) struct CallGuard<'a> {
+    _permit: tokio::sync::SemaphorePermit<'a>,
+    activity: &'a Activity,
+}
+
+impl Drop for CallGuard<'_> {
+    fn drop(&mut self) {
+        self.activity.leave();
+    }
+}
+
+/// How many calls are running; the ticker sleeps while there are none.
+#[derive(Default)]
+struct Activity {
+    running: Mutex<usize>,
+    wake: Condvar,
+}
+
+impl Activity {
+    fn enter(&self) {
+        *self.running.lock().unwrap_or_else(|e| e.into_inner()) += 1;
+        self.wake.notify_one();
+    }
+
+    fn leave(&self) {
+        *self.running.lock().unwrap_or_else(|e| e.into_inner()) -= 1;
+    }
+}
+
+fn spawn_ticker(engine: &Engine, activity: Arc<Activity>) {
+    let weak = engine.weak();
+    let spawned = std::thread::Builder::new()
+        .name("hookhost-epoch".into())
+        .spawn(move || {
+            loop {
+                {
+                    let mut running = activity.running.lock().unwrap_or_else(|e| e.into_inner());
+                    while *running == 0 {
+                        let (guard, timeout) = activity
+                            .wake
+                            .wait_timeout(running, Duration::from_secs(1))
+                            .unwrap_or_else(|e| e.into_inner());
+                        running = guard;
+                        if timeout.timed_out() && weak.upgrade().is_none() {
+                            return;
+                        }
+                    }
+                }
+                std::thread::sleep(TICK);
+                match weak.upgrade() {
+                    Some(engine) => engine.increment_epoch(),
+                    None => return,
+                }
+            }
+        });
+    // Without a ticker, deadlines could not fire: the tokio timeout around every call still
+    // bounds it, so a failed spawn degrades precision, not safety.
+    drop(spawned);
+}
+
+/// WASI preview 2 without sockets, plus hookhost's own interfaces. A component that imports
+/// anything else (wasi:sockets, wasi:http, ...) is refused at load by the import check.
+fn linker(engine: &Engine) -> wasmtime::Result<Linker<CallState>> {
+    let mut linker = Linker::<CallState>::new(engine);
+    let l = &mut linker;
+    type T = CallState;
+    wasmtime_wasi_io::bindings::wasi::io::error::add_to_linker::<T, Table>(l, |t| t.ctx().table)?;
+    wasmtime_wasi_io::bindings::wasi::io::poll::add_to_linker::<T, Table>(l, |t| t.ctx().table)?;
+    wasmtime_wasi_io::bindings::wasi::io::streams::add_to_linker::<T, Table>(l, |t| t.ctx().table)?;
+    use wasmtime_wasi::cli::WasiCliView as _;
+    use wasmtime_wasi::clocks::WasiClocksView as _;
+    use wasmtime_wasi::filesystem::WasiFilesystemView as _;
+    use wasmtime_wasi::random::{WasiRandom, WasiRandomView as _};
+    clocks::wall_clock::add_to_linker::<T, WasiClocks>(l, T::clocks)?;
+    clocks::monotonic_clock::add_to_linker::<T, WasiClocks>(l, T::clocks)?;
+    filesystem::types::add_to_linker::<T, WasiFilesystem>(l, T::filesystem)?;
+    filesystem::preopens::add_to_linker::<T, WasiFilesystem>(l, T::filesystem)?;
+    random::random::add_to_linker::<T, WasiRandom>(l, T::random)?;
+    random::insecure::add_to_linker::<T, WasiRandom>(l, T::random)?;
+    random::insecure_seed::add_to_linker::<T, WasiRandom>(l, T::random)?;
+    cli::exit::add_to_linker::<T, WasiCli>(l, T::cli)?;
+    cli::environment::add_to_linker::<T, WasiCli>(l, T::cli)?;
+    cli::stdin::add_to_linker::<T, WasiCli>(l, T::cli)?;
+    cli::stdout::add_to_linker::<T, WasiCli>(l, T::cli)?;
+    cli::stderr::add_to_linker::<T, WasiCli>(l, T::cli)?;
+    cli::terminal_input::add_to_linker::<T, WasiCli>(l, T::cli)?;
+    cli::terminal_output::add_to_linker::<T, WasiCli>(l, T::cli)?;
+    cli::terminal_stdin::add_to_linker::<T, WasiCli>(l, T::cli)?;
+    cli::terminal_stdout::add_to_linker::<T, WasiCli>(l, T::cli)?;
+    cli::terminal_stderr::add_to_linker::<T, WasiCli>(l, T::cli)?;
+    Hook::add_to_linker::<T, wasmtime::component::HasSelf<T>>(l, |t| t)?;
+    Ok(linker)
+}
+
+struct Table;
+
+impl HasData for Table {
+    type Data<'a> = &'a mut ResourceTable;
+}

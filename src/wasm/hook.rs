@@ -1,0 +1,339 @@
+//! A loaded wasm hook: compiled and linked once, instantiated fresh for every call.
+
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
+
+use sha2::{Digest as _, Sha256};
+use wasmtime::{Store, Trap, UpdateDeadline};
+
+use super::bindings::{HookPre, handler, types};
+use super::cache::CacheOutcome;
+use super::engine::WasmEngine;
+use super::inspect;
+use super::output::GuestOutput;
+use super::store::{CallState, HookShared, Sandbox};
+use crate::command::StderrCapture;
+use crate::config::WasmSpec;
+use crate::event::{EventPayload, GuardContext, StopReason};
+use crate::runtime::{HookRequest, HookResponse};
+use crate::verdict::{HookFailure, Signal, Verdict};
+
+/// A wasm hook ready to run.
+pub(crate) struct WasmHook {
+    engine: Arc<WasmEngine>,
+    pre: HookPre<CallState>,
+    sandbox: Sandbox,
+    shared: Arc<HookShared>,
+    fuel: Option<u64>,
+    /// How the component was obtained at load.
+    pub(crate) cache: CacheOutcome,
+}
+
+impl std::fmt::Debug for WasmHook {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("WasmHook")
+            .field("sandbox", &self.sandbox)
+            .field("fuel", &self.fuel)
+            .field("cache", &self.cache)
+            .finish_non_exhaustive()
+    }
+}
+
+impl WasmHook {
+    /// Reads, checks, compiles (or loads from the cache) and links the component of `spec`.
+    /// `base_dir` is the configuration file's directory, `cwd` the runner's. An error is a
+    /// message for a configuration problem.
+    pub(crate) fn load(
+        engine: &Arc<WasmEngine>,
+        spec: &WasmSpec,
+        base_dir: &Path,
+        cwd: &Path,
+    ) -> Result<WasmHook, String> {
+        let path = base_dir.join(&spec.path);
+        let bytes = std::fs::read(&path)
+            .map_err(|error| format!("cannot read `wasm` file {}: {error}", path.display()))?;
+        let describe = |problem: String| format!("`wasm` file {} {problem}", path.display());
+        inspect::check_header(&bytes).map_err(describe)?;
+        let sha256: [u8; 32] = Sha256::digest(&bytes).into();
+        let (component, cache) =
+            engine
+                .cache
+                .load(&engine.engine, &bytes, &sha256)
+                .map_err(|error| {
+                    describe(format!("is not a valid component: {}", root_cause(&error)))
+                })?;
+        inspect::check_component(&engine.engine, &component).map_err(describe)?;
+        let instance_pre = engine
+            .linker
+            .instantiate_pre(&component)
+            .map_err(|error| describe(format!("cannot be linked: {error:#}")))?;
+        let pre = HookPre::new(instance_pre).map_err(|error| {
+            describe(format!(
+                "does not match the hookhost:hooks world: {error:#}"
+            ))
+        })?;
+        Ok(WasmHook {
+            engine: engine.clone(),
+            pre,
+            sandbox: sandbox(spec, cwd)?,
+            shared: Arc::new(HookShared {
+                config_json: spec.config.to_string(),
+                state: Default::default(),
+            }),
+            fuel: spec.grants.fuel,
+            cache,
+        })
+    }
+
+    pub(crate) async fn call(&self, request: &HookRequest<'_>) -> HookResponse {
+        let output = GuestOutput::default();
+        let result = self.run(request, &output).await;
+        let (text, cut) = output.take();
+        let capture = StderrCapture::new(request.name, request.forward_stderr);
+        capture.push(&text);
+        capture.flush_pending();
+        let (stderr, truncated) = capture.finish();
+        HookResponse {
+            result,
+            stderr,
+            stderr_truncated: cut || truncated,
+        }
+    }
+
+    async fn run(
+        &self,
+        request: &HookRequest<'_>,
+        output: &GuestOutput,
+    ) -> Result<Verdict, HookFailure> {
+        let timeout_ms = request.timeout.as_millis() as u64;
+        let _slot = self.engine.begin_call().await;
+        // The deadline starts once the call has an instance slot.
+        let deadline = tokio::time::Instant::now() + request.timeout;
+        let state = CallState::new(&self.sandbox, self.shared.clone(), output.clone()).map_err(
+            |error| HookFailure::Spawn {
+                reason: format!("cannot build the sandbox: {}", root_cause(&error)),
+            },
+        )?;
+        let mut store = Store::new(&self.engine.engine, state);
+        store.limiter(|state| &mut state.limiter);
+        if self.engine.consumes_fuel {
+            let fuel = self.fuel.unwrap_or(u64::MAX);
+            store
+                .set_fuel(fuel)
+                .expect("fuel is enabled on this engine");
+        }
+        let std_deadline = deadline.into_std();
+        store.set_epoch_deadline(1);
+        store.epoch_deadline_callback(move |_| {
+            if std::time::Instant::now() >= std_deadline {
+                Ok(UpdateDeadline::Interrupt)
+            } else {
+                Ok(UpdateDeadline::Yield(1))
+            }
+        });
+
+        let pre = &self.pre;
+        let (payload, cwd) = (request.payload, request.cwd);
+        let store_ref = &mut store;
+        let call = async move {
+            let hook = pre.instantiate_async(&mut *store_ref).await?;
+            invoke(hook.hookhost_hooks_handler(), store_ref, payload, cwd).await
+        };
+        // Epochs stop a guest that computes; this stops one blocked in a host call (a sleep),
+        // which no epoch check can reach.
+        let outcome = tokio::time::timeout_at(deadline + Duration::from_millis(5), call).await;
+        let limiter_denied = store.data().limiter.denied;
+        match outcome {
+            Err(_) => Err(HookFailure::TimedOut { timeout_ms }),
+            Ok(Ok(verdict)) => verdict,
+            Ok(Err(error)) => Err(classify(
+                &error,
+                limiter_denied,
+                timeout_ms,
+                self.sandbox.max_memory_bytes,
+            )),
+        }
+    }
+}
+
+/// Calls the export for the payload's event and maps its answer to a verdict.
+async fn invoke(
+    handler: &handler::Guest,
+    store: &mut Store<CallState>,
+    payload: EventPayload<'_>,
+    cwd: &str,
+) -> wasmtime::Result<Result<Verdict, HookFailure>> {
+    let tool_call = |call: crate::ToolCall<'_>| types::ToolCall {
+        tool: call.tool.to_string(),
+        input: call.input.to_string(),
+        tool_iterations: call.tool_iterations as u64,
+        cwd: cwd.to_string(),
+    };
+    Ok(match payload {
+        EventPayload::Guard { call } => {
+            match handler.call_guard(&mut *store, &tool_call(call)).await? {
+                types::GuardVerdict::Allow => Ok(Verdict::Allow),
+                types::GuardVerdict::Block(reason) if reason.trim().is_empty() => {
+                    Ok(Verdict::Block {
+                        reason: "no reason provided".to_string(),
+                    })
+                }
+                types::GuardVerdict::Block(reason) => Ok(Verdict::Block { reason }),
+            }
+        }
+        EventPayload::Observe { call, guard } => {
+            let (blocked, blocked_by, block_reason) = match guard {
+                GuardContext::Allowed => (false, None, None),
+                GuardContext::Blocked {
+                    blocked_by,
+                    block_reason,
+                } => (
+                    true,
+                    Some(blocked_by.to_string()),
+                    Some(block_reason.to_string()),
+                ),
+            };
+            let event = types::ObserveEvent {
+                call: tool_call(call),
+                blocked,
+                blocked_by,
+                block_reason,
+            };
+            handler.call_observe(&mut *store, &event).await?;
+            Ok(Verdict::Observed)
+        }
+        EventPayload::Post {
+            call,
+            result,
+            is_error,
+        } => {
+            let event = types::PostEvent {
+                call: tool_call(call),
+                result: result.to_string(),
+                is_error,
+            };
+            match handler.call_post(&mut *store, &event).await? {
+                types::PostVerdict::Continue => Ok(Verdict::Continue),
+                types::PostVerdict::Signal(signal) if signal.name.trim().is_empty() => {
+                    Err(HookFailure::InvalidVerdict {
+                        detail: "a signal with an empty name".to_string(),
+                    })
+                }
+                types::PostVerdict::Signal(signal) => Ok(Verdict::Signal(Signal {
+                    signal: signal.name,
+                    reason: signal.reason,
+                })),
+            }
+        }
+        EventPayload::Stop {
+            reason,
+            tool_iterations,
+            total_tokens,
+        } => {
+            let Ok(reason) = reason.parse::<StopReason>() else {
+                return Ok(Err(HookFailure::InvalidVerdict {
+                    detail: format!(
+                        "stop reason \"{reason}\" is not one of the seven the WIT enum can carry"
+                    ),
+                }));
+            };
+            let event = types::StopEvent {
+                reason: stop_reason(reason),
+                tool_iterations: tool_iterations as u64,
+                total_tokens,
+                cwd: cwd.to_string(),
+            };
+            handler.call_stop(&mut *store, &event).await?;
+            Ok(Verdict::Stopped {
+                unrecognized_action: None,
+            })
+        }
+    })
+}
+
+fn stop_reason(reason: StopReason) -> types::StopReason {
+    match reason {
+        StopReason::EndTurn => types::StopReason::EndTurn,
+        StopReason::IterationLimit => types::StopReason::IterationLimit,
+        StopReason::ApiError => types::StopReason::ApiError,
+        StopReason::ContinuationCap => types::StopReason::ContinuationCap,
+        StopReason::BlockLimitConsecutive => types::StopReason::BlockLimitConsecutive,
+        StopReason::BlockLimitTotal => types::StopReason::BlockLimitTotal,
+        StopReason::ConvergenceSignal => types::StopReason::ConvergenceSignal,
+    }
+}
+
+/// Names a failed call the way a user reads it, never as a raw backtrace.
+fn classify(
+    error: &wasmtime::Error,
+    memory_denied: bool,
+    timeout_ms: u64,
+    max_memory_bytes: usize,
+) -> HookFailure {
+    let limit_mb = (max_memory_bytes >> 20) as u64;
+    match error.downcast_ref::<Trap>() {
+        Some(Trap::Interrupt) => HookFailure::TimedOut { timeout_ms },
+        Some(Trap::OutOfFuel) => HookFailure::OutOfFuel,
+        // A refused memory.grow surfaces as whatever the guest does next (Rust aborts).
+        Some(_) | None if memory_denied => HookFailure::MemoryLimit { limit_mb },
+        Some(trap) => {
+            let message = trap.to_string();
+            let message = message
+                .strip_prefix("wasm trap: ")
+                .unwrap_or(&message)
+                .to_string();
+            HookFailure::Trapped { message }
+        }
+        None => match error.downcast_ref::<wasmtime_wasi::I32Exit>() {
+            Some(exit) if exit.0 != 0 => HookFailure::Exited { code: exit.0 },
+            Some(_) => HookFailure::InvalidVerdict {
+                detail: "the hook called exit(0) instead of returning a verdict".to_string(),
+            },
+            None => HookFailure::Trapped {
+                message: root_cause(error),
+            },
+        },
+    }
+}
+
+/// The innermost message of a wasmtime error (its `Display` is often only a backtrace).
+fn root_cause(error: &wasmtime::Error) -> String {
+    error.root_cause().to_string()
+}
+
+/// Resolves a hook's grants against the runner's cwd; each directory must exist.
+fn sandbox(spec: &WasmSpec, cwd: &Path) -> Result<Sandbox, String> {
+    let resolve = |key: &str,
+                   dirs: &[std::path::PathBuf]|
+     -> Result<Vec<std::path::PathBuf>, String> {
+        dirs.iter()
+            .map(|dir| {
+                let absolute = std::path::absolute(cwd.join(dir)).map_err(|e| e.to_string())?;
+                if absolute.is_dir() {
+                    Ok(absolute)
+                } else {
+                    Err(format!("`{key}` directory {} does not exist (or is not a directory); create it or remove it from `{key}`", absolute.display()))
+                }
+            })
+            .collect()
+    };
+    let mut env: Vec<(String, String)> = spec
+        .grants
+        .env_inherit
+        .iter()
+        .filter_map(|name| std::env::var(name).ok().map(|value| (name.clone(), value)))
+        .collect();
+    env.extend(
+        spec.grants
+            .env_set
+            .iter()
+            .map(|(k, v)| (k.clone(), v.clone())),
+    );
+    Ok(Sandbox {
+        read: resolve("read", &spec.grants.read)?,
+        write: resolve("write", &spec.grants.write)?,
+        env,
+        max_memory_bytes: (spec.grants.max_memory_mb as usize) << 20,
+    })
+}

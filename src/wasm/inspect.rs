@@ -1,0 +1,119 @@
+//! Load-time checks of a hook component, each with a message that says what is wrong and how
+//! to fix it: not a component at all, a component built against another version of the WIT
+//! package, a missing export, or an import hookhost does not provide (the network).
+
+use wasmtime::Engine;
+use wasmtime::component::Component;
+use wasmtime::component::types::ComponentItem;
+
+use super::bindings::{HANDLER, HANDLER_FUNCTIONS, PACKAGE, VERSION};
+
+/// Interfaces a hook may import: WASI preview 2 without sockets, and hookhost's own.
+const PROVIDED: &[&str] = &[
+    "wasi:io/",
+    "wasi:clocks/wall-clock@",
+    "wasi:clocks/monotonic-clock@",
+    "wasi:random/",
+    "wasi:cli/",
+    "wasi:filesystem/",
+];
+const OWN_IMPORTS: &[&str] = &["host", "state", "types"];
+
+/// Checks the file's header before anything is compiled.
+pub(crate) fn check_header(bytes: &[u8]) -> Result<(), String> {
+    if bytes.len() < 8 && bytes.starts_with(&b"\0asm"[..bytes.len().min(4)]) && !bytes.is_empty() {
+        return Err(format!(
+            "is truncated: {} bytes, shorter than a WebAssembly header",
+            bytes.len()
+        ));
+    }
+    match bytes {
+        [0x00, b'a', b's', b'm', 0x0d, 0x00, 0x01, 0x00, ..] => Ok(()),
+        [0x00, b'a', b's', b'm', 0x01, 0x00, 0x00, 0x00, ..] => Err(
+            "is a core WebAssembly module, not a component: build the hook for the \
+             wasm32-wasip2 target (cargo build --target wasm32-wasip2), or wrap the module \
+             with `wasm-tools component new`"
+                .to_string(),
+        ),
+        [0x00, b'a', b's', b'm', ..] => Err(
+            "is a WebAssembly binary of an unsupported layer or version; hookhost runs \
+             components (component model, layer 1)"
+                .to_string(),
+        ),
+        _ => Err("is not a WebAssembly file (it does not start with \\0asm)".to_string()),
+    }
+}
+
+/// Checks a compiled component against the `hook` world.
+pub(crate) fn check_component(engine: &Engine, component: &Component) -> Result<(), String> {
+    let ty = component.component_type();
+    let ours = format!("{PACKAGE}@{VERSION}");
+
+    for (name, _) in ty.imports(engine) {
+        if let Some(rest) = name.strip_prefix(&format!("{PACKAGE}/")) {
+            let (interface, version) = rest.split_once('@').unwrap_or((rest, "(none)"));
+            if version != VERSION {
+                return Err(version_mismatch(version, &ours));
+            }
+            if !OWN_IMPORTS.contains(&interface) {
+                return Err(format!(
+                    "imports `{name}`, which is not part of {ours}; it provides {}",
+                    OWN_IMPORTS.join(", ")
+                ));
+            }
+            continue;
+        }
+        if !PROVIDED.iter().any(|prefix| name.starts_with(prefix)) {
+            let why = if name.starts_with("wasi:sockets/") || name.starts_with("wasi:http/") {
+                "hooks have no network access"
+            } else {
+                "hooks may import WASI preview 2 (io, clocks, random, cli, filesystem) and hookhost's own interfaces"
+            };
+            return Err(format!(
+                "imports `{name}`, which hookhost does not provide: {why}. Remove the code that uses it (for Rust: std::net or an HTTP client)"
+            ));
+        }
+    }
+
+    let wanted = format!("{PACKAGE}/{HANDLER}@{VERSION}");
+    let Some(handler) = ty.get_export(engine, &wanted) else {
+        let prefix = format!("{PACKAGE}/{HANDLER}@");
+        if let Some((other, _)) = ty
+            .exports(engine)
+            .find(|(name, _)| name.starts_with(&prefix))
+        {
+            return Err(version_mismatch(&other[prefix.len()..], &ours));
+        }
+        let exports: Vec<&str> = ty.exports(engine).map(|(name, _)| name).collect();
+        return Err(format!(
+            "does not implement the {ours} `hook` world: missing export `{wanted}` (it exports: {})",
+            if exports.is_empty() {
+                "nothing".to_string()
+            } else {
+                exports.join(", ")
+            }
+        ));
+    };
+    let ComponentItem::ComponentInstance(instance) = handler.ty else {
+        return Err(format!(
+            "exports `{wanted}`, but not as an interface instance"
+        ));
+    };
+    for function in HANDLER_FUNCTIONS {
+        match instance.get_export(engine, function) {
+            Some(item) if matches!(item.ty, ComponentItem::ComponentFunc(_)) => {}
+            _ => {
+                return Err(format!(
+                    "does not implement the {ours} `hook` world: missing export `{wanted}#{function}`"
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn version_mismatch(theirs: &str, ours: &str) -> String {
+    format!(
+        "was built against {PACKAGE}@{theirs}, but this hookhost implements {ours}; rebuild the hook against {ours} (update hook-sdk) or use a matching hookhost"
+    )
+}

@@ -1,0 +1,201 @@
+//! What one call's `Store` holds: the WASI sandbox its grants allow, the memory limiter, the
+//! captured output, and the hook's shared configuration and state; plus the `impl Host` blocks
+//! of hookhost's own interfaces.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+
+use wasmtime::component::ResourceTable;
+use wasmtime_wasi::{FsPerms, WasiCtx, WasiCtxBuilder, WasiCtxView, WasiView};
+
+use super::bindings::{host, state, types};
+use super::output::GuestOutput;
+
+/// A wasm hook's sandbox, resolved at load: absolute directories and variable values.
+#[derive(Debug, Clone)]
+pub(crate) struct Sandbox {
+    pub(crate) read: Vec<PathBuf>,
+    pub(crate) write: Vec<PathBuf>,
+    pub(crate) env: Vec<(String, String)>,
+    pub(crate) max_memory_bytes: usize,
+}
+
+impl Sandbox {
+    /// A WASI context that grants exactly this sandbox: the directories (at the same absolute
+    /// path as on the host), the variables, and output into `output`. No arguments, no stdin,
+    /// no sockets (they are not even linked).
+    fn wasi(&self, output: &GuestOutput) -> wasmtime::Result<WasiCtx> {
+        let mut builder = WasiCtxBuilder::new();
+        builder.stdout(output.stdout()).stderr(output.stderr());
+        for (name, value) in &self.env {
+            builder.env(name, value);
+        }
+        for (dirs, perms) in [
+            (&self.read, FsPerms::ReadOnly),
+            (&self.write, FsPerms::ReadWrite),
+        ] {
+            for dir in dirs {
+                builder.preopened_dir(dir, dir.to_string_lossy(), perms)?;
+            }
+        }
+        Ok(builder.build())
+    }
+}
+
+/// What a hook keeps across calls: its configuration and its key-value state.
+#[derive(Debug, Default)]
+pub(crate) struct HookShared {
+    pub(crate) config_json: String,
+    pub(crate) state: Mutex<KeyValue>,
+}
+
+/// Limits of the `state` interface (documented in the WIT).
+const MAX_KEY_BYTES: usize = 256;
+const MAX_VALUE_BYTES: usize = 64 * 1024;
+const MAX_KEYS: usize = 1024;
+
+#[derive(Debug, Default)]
+pub(crate) struct KeyValue {
+    entries: HashMap<String, Vec<u8>>,
+}
+
+/// The data of one call's store.
+pub(crate) struct CallState {
+    wasi: WasiCtx,
+    table: ResourceTable,
+    pub(crate) limiter: MemoryLimiter,
+    pub(crate) output: GuestOutput,
+    shared: Arc<HookShared>,
+}
+
+impl CallState {
+    pub(crate) fn new(
+        sandbox: &Sandbox,
+        shared: Arc<HookShared>,
+        output: GuestOutput,
+    ) -> wasmtime::Result<CallState> {
+        Ok(CallState {
+            wasi: sandbox.wasi(&output)?,
+            table: ResourceTable::new(),
+            limiter: MemoryLimiter::new(sandbox.max_memory_bytes),
+            output,
+            shared,
+        })
+    }
+}
+
+impl WasiView for CallState {
+    fn ctx(&mut self) -> WasiCtxView<'_> {
+        WasiCtxView {
+            ctx: &mut self.wasi,
+            table: &mut self.table,
+        }
+    }
+}
+
+/// Caps the total linear memory of an instance and remembers a refusal, so that the trap a
+/// guest raises when its allocator fails can be reported as what it is.
+#[derive(Debug)]
+pub(crate) struct MemoryLimiter {
+    max_bytes: usize,
+    total_bytes: usize,
+    pub(crate) denied: bool,
+}
+
+impl MemoryLimiter {
+    fn new(max_bytes: usize) -> MemoryLimiter {
+        MemoryLimiter {
+            max_bytes,
+            total_bytes: 0,
+            denied: false,
+        }
+    }
+}
+
+impl wasmtime::ResourceLimiter for MemoryLimiter {
+    fn memory_growing(
+        &mut self,
+        current: usize,
+        desired: usize,
+        _maximum: Option<usize>,
+    ) -> wasmtime::Result<bool> {
+        // Called for the initial size too (current = 0), so the sum is the instance's total.
+        let delta = desired.saturating_sub(current);
+        if self.total_bytes + delta > self.max_bytes {
+            self.denied = true;
+            return Ok(false);
+        }
+        self.total_bytes += delta;
+        Ok(true)
+    }
+
+    fn memory_grow_failed(&mut self, _error: wasmtime::Error) -> wasmtime::Result<()> {
+        // The pool refused what the limiter allowed: still a memory limit.
+        self.denied = true;
+        Ok(())
+    }
+
+    fn table_growing(
+        &mut self,
+        _current: usize,
+        desired: usize,
+        _maximum: Option<usize>,
+    ) -> wasmtime::Result<bool> {
+        Ok(desired <= 100_000)
+    }
+}
+
+impl types::Host for CallState {}
+
+impl host::Host for CallState {
+    fn log(&mut self, level: host::LogLevel, message: String) {
+        let level = match level {
+            host::LogLevel::Trace => "trace",
+            host::LogLevel::Debug => "debug",
+            host::LogLevel::Info => "info",
+            host::LogLevel::Warn => "warn",
+            host::LogLevel::Error => "error",
+        };
+        self.output.log(level, &message);
+    }
+
+    fn config(&mut self) -> String {
+        self.shared.config_json.clone()
+    }
+}
+
+impl state::Host for CallState {
+    fn get(&mut self, key: String) -> Option<Vec<u8>> {
+        let kv = self.shared.state.lock().unwrap_or_else(|e| e.into_inner());
+        kv.entries.get(&key).cloned()
+    }
+
+    fn set(&mut self, key: String, value: Vec<u8>) -> Result<(), String> {
+        if key.len() > MAX_KEY_BYTES {
+            return Err(format!(
+                "state key is {} bytes; the limit is {MAX_KEY_BYTES}",
+                key.len()
+            ));
+        }
+        if value.len() > MAX_VALUE_BYTES {
+            return Err(format!(
+                "state value is {} bytes; the limit is {MAX_VALUE_BYTES}",
+                value.len()
+            ));
+        }
+        let mut kv = self.shared.state.lock().unwrap_or_else(|e| e.into_inner());
+        if !kv.entries.contains_key(&key) && kv.entries.len() >= MAX_KEYS {
+            return Err(format!(
+                "state already holds {MAX_KEYS} keys; delete some first"
+            ));
+        }
+        kv.entries.insert(key, value);
+        Ok(())
+    }
+
+    fn delete(&mut self, key: String) {
+        let mut kv = self.shared.state.lock().unwrap_or_else(|e| e.into_inner());
+        kv.entries.remove(&key);
+    }
+}

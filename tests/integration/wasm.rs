@@ -1,0 +1,490 @@
+//! Wasm hooks: the same contract as command hooks, inside a sandbox their config grants.
+
+use std::time::{Duration, Instant};
+
+use hookhost::{GuardDecision, HookFailure, HookRunner, StopReason, ToolCall, Verdict};
+use serde_json::json;
+
+use crate::support::{Project, probe_hook};
+
+async fn guard(runner: &HookRunner, input: serde_json::Value) -> hookhost::PreToolOutcome {
+    runner
+        .pre_tool_use(ToolCall {
+            tool: "Bash",
+            input: &input,
+            tool_iterations: 4,
+        })
+        .await
+}
+
+/// The block reason of a guard the probe blocks on purpose (its way of answering).
+async fn answer(runner: &HookRunner) -> String {
+    match guard(runner, json!({"command": "ls"})).await.decision {
+        GuardDecision::Block(block) if block.failure.is_none() => block.reason,
+        other => panic!("expected the probe to answer with a block, got {other:?}"),
+    }
+}
+
+async fn failure_message(runner: &HookRunner) -> String {
+    match guard(runner, json!({})).await.decision {
+        GuardDecision::Block(block) if block.failure.is_some() => block.message(),
+        other => panic!("expected a failure, got {other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn guard_decides_like_a_command_hook() {
+    let project = Project::new();
+    let runner = project.runner(&probe_hook(
+        "PreToolUse",
+        "block-pattern",
+        "name = \"wasm-guard\"\nmatch_tool = \"Bash\"",
+        "pattern = \"rm -rf\"",
+    ));
+    let outcome = guard(&runner, json!({"command": "rm -rf /"})).await;
+    let GuardDecision::Block(block) = outcome.decision else {
+        panic!()
+    };
+    assert_eq!(
+        block.message(),
+        "blocked by wasm-guard: input matches rm -rf"
+    );
+    assert_eq!(outcome.reports[0].kind, "wasm");
+    assert!(
+        guard(&runner, json!({"command": "cargo test"}))
+            .await
+            .is_allowed()
+    );
+
+    let runner = project.runner(&probe_hook("PreToolUse", "echo", "", ""));
+    let seen: serde_json::Value = serde_json::from_str(&answer(&runner).await).unwrap();
+    let cwd = project.root().to_string_lossy();
+    assert_eq!(
+        seen,
+        json!({"tool": "Bash", "input": "{\"command\":\"ls\"}", "tool_iterations": 4, "cwd": cwd})
+    );
+}
+
+#[tokio::test]
+async fn sees_nothing_by_default() {
+    let project = Project::new();
+    std::fs::write(project.path("secret.txt"), "s3cret").unwrap();
+    let secret = project.path("secret.txt").display().to_string();
+    let runner = project.runner(&probe_hook(
+        "PreToolUse",
+        "read",
+        "",
+        &format!("path = '{secret}'"),
+    ));
+    assert!(
+        answer(&runner).await.starts_with("read failed:"),
+        "no file access without a grant"
+    );
+
+    let runner = project.runner(&probe_hook("PreToolUse", "env", "", ""));
+    assert_eq!(answer(&runner).await, "env=[] args=0 stdin=Ok(\"\")");
+}
+
+#[tokio::test]
+async fn grants_directories_read_only_or_read_write_at_the_host_path() {
+    let project = Project::new();
+    for dir in ["ro", "rw"] {
+        std::fs::create_dir(project.path(dir)).unwrap();
+        std::fs::write(project.path(&format!("{dir}/a.txt")), format!("in {dir}")).unwrap();
+    }
+    std::fs::write(project.path("outside.txt"), "outside").unwrap();
+    let grants = "read = [\"ro\"]\nwrite = [\"rw\"]";
+    let case = |mode: &str, path: String| {
+        probe_hook("PreToolUse", mode, grants, &format!("path = '{path}'"))
+    };
+    let p = |rel: &str| project.path(rel).display().to_string();
+
+    let cases = [
+        (
+            "read granted ro",
+            case("read", p("ro/a.txt")),
+            "read ok: in ro",
+        ),
+        (
+            "read granted rw",
+            case("read", p("rw/a.txt")),
+            "read ok: in rw",
+        ),
+        (
+            "write to ro",
+            case("write", p("ro/new.txt")),
+            "write failed",
+        ),
+        ("write to rw", case("write", p("rw/new.txt")), "write ok"),
+        (
+            "read outside",
+            case("read", p("outside.txt")),
+            "read failed",
+        ),
+        (
+            "dot-dot escape",
+            case("read", p("ro/../outside.txt")),
+            "read failed",
+        ),
+        (
+            "relative path",
+            case("read", "ro/a.txt".into()),
+            "read failed",
+        ),
+    ];
+    for (name, config, expected) in cases {
+        let runner = project.runner(&config);
+        let got = answer(&runner).await;
+        assert!(got.starts_with(expected), "{name}: {got}");
+    }
+    assert_eq!(
+        std::fs::read_to_string(project.path("rw/new.txt")).unwrap(),
+        "written by probe"
+    );
+    assert!(!project.path("ro/new.txt").exists());
+}
+
+#[tokio::test]
+async fn passes_only_the_variables_it_names() {
+    let project = Project::new();
+    // HOME is set on every machine that runs these tests; PATH must stay hidden.
+    let home = std::env::var("HOME").expect("HOME is set");
+    let runner = project.runner(&probe_hook(
+        "PreToolUse",
+        "env",
+        "env = [\"HOME\", \"HOOKHOST_TEST_UNSET_VARIABLE\"]",
+        "",
+    ));
+    assert_eq!(
+        answer(&runner).await,
+        format!("env=[HOME={home}] args=0 stdin=Ok(\"\")")
+    );
+    let runner = project.runner(&probe_hook(
+        "PreToolUse",
+        "env",
+        "env = { LEVEL = \"strict\" }",
+        "",
+    ));
+    assert_eq!(
+        answer(&runner).await,
+        "env=[LEVEL=strict] args=0 stdin=Ok(\"\")"
+    );
+}
+
+#[tokio::test]
+async fn missing_granted_directory_is_a_config_error() {
+    let project = Project::new();
+    let config = project.config(&probe_hook("PreToolUse", "allow", "read = [\"nope\"]", ""));
+    let error = HookRunner::load(config, project.options())
+        .unwrap_err()
+        .to_string();
+    assert!(error.contains("hook #1"), "{error}");
+    assert!(
+        error.contains("`read` directory") && error.contains("nope does not exist"),
+        "{error}"
+    );
+}
+
+#[test]
+fn a_spinning_guest_times_out_without_blocking_the_runtime() {
+    let project = Project::new();
+    let runner = project.runner(&probe_hook(
+        "PreToolUse",
+        "spin",
+        "name = \"spinner\"\ntimeout_ms = 200",
+        "",
+    ));
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        let ticks = std::sync::Arc::new(std::sync::atomic::AtomicU32::new(0));
+        let counter = ticks.clone();
+        let timer = tokio::spawn(async move {
+            loop {
+                tokio::time::sleep(Duration::from_millis(10)).await;
+                counter.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            }
+        });
+        let started = Instant::now();
+        let message = failure_message(&runner).await;
+        let elapsed = started.elapsed();
+        timer.abort();
+        assert_eq!(
+            message,
+            "hook failed: spinner timed out after 200ms (tool blocked by default)"
+        );
+        assert!(
+            elapsed >= Duration::from_millis(200) && elapsed < Duration::from_secs(2),
+            "{elapsed:?}"
+        );
+        let ticks = ticks.load(std::sync::atomic::Ordering::SeqCst);
+        assert!(
+            ticks >= 5,
+            "the timer task ran only {ticks} times while the guest spun"
+        );
+    });
+}
+
+#[tokio::test]
+async fn a_guest_blocked_in_a_host_sleep_times_out_too() {
+    let project = Project::new();
+    let runner = project.runner(&probe_hook(
+        "PreToolUse",
+        "sleep",
+        "name = \"sleeper\"\ntimeout_ms = 100",
+        "ms = 30000",
+    ));
+    let started = Instant::now();
+    assert_eq!(
+        failure_message(&runner).await,
+        "hook failed: sleeper timed out after 100ms (tool blocked by default)"
+    );
+    assert!(started.elapsed() < Duration::from_secs(2));
+}
+
+#[tokio::test]
+async fn fuel_is_a_deterministic_budget() {
+    let project = Project::new();
+    let runner = project.runner(&probe_hook(
+        "PreToolUse",
+        "work",
+        "name = \"busy\"\nfuel = 100000",
+        "iterations = 100000000",
+    ));
+    assert_eq!(
+        failure_message(&runner).await,
+        "hook failed: busy ran out of fuel (tool blocked by default)"
+    );
+    // The same budget is plenty for a small job, and gives the same answer every time.
+    let runner = project.runner(&probe_hook(
+        "PreToolUse",
+        "work",
+        "fuel = 10000000",
+        "iterations = 1000",
+    ));
+    let first = answer(&runner).await;
+    assert!(first.starts_with("worked "), "{first}");
+    assert_eq!(answer(&runner).await, first);
+}
+
+#[tokio::test]
+async fn memory_is_capped() {
+    let project = Project::new();
+    let runner = project.runner(&probe_hook(
+        "PreToolUse",
+        "alloc",
+        "name = \"hog\"\nmax_memory_mb = 16",
+        "mb = 64",
+    ));
+    assert_eq!(
+        failure_message(&runner).await,
+        "hook failed: hog exceeded its memory limit of 16 MiB (tool blocked by default)"
+    );
+    let runner = project.runner(&probe_hook(
+        "PreToolUse",
+        "alloc",
+        "max_memory_mb = 32",
+        "mb = 8",
+    ));
+    assert_eq!(answer(&runner).await, "allocated 8 MiB");
+}
+
+#[tokio::test]
+async fn a_panic_is_a_named_trap_with_its_message_on_stderr() {
+    let project = Project::new();
+    let runner = project.runner(&probe_hook("PreToolUse", "panic", "name = \"crashy\"", ""));
+    let outcome = guard(&runner, json!({})).await;
+    let GuardDecision::Block(block) = &outcome.decision else {
+        panic!()
+    };
+    assert_eq!(
+        block.message(),
+        "hook failed: crashy trapped: wasm `unreachable` instruction executed (tool blocked by default)"
+    );
+    assert!(
+        outcome.reports[0]
+            .stderr
+            .contains("probe panicked on purpose"),
+        "{:?}",
+        outcome.reports[0].stderr
+    );
+
+    // WASI preview 2's exit carries only success or failure: exit(3) arrives as 1.
+    let runner = project.runner(&probe_hook("PreToolUse", "exit", "name = \"quitter\"", ""));
+    assert_eq!(
+        failure_message(&runner).await,
+        "hook failed: quitter exited with code 1 (tool blocked by default)"
+    );
+}
+
+#[tokio::test]
+async fn output_is_captured_under_a_cap_and_logging_is_tagged() {
+    let project = Project::new();
+    let runner = project.runner(&probe_hook("PreToolUse", "log", "", ""));
+    let outcome = guard(&runner, json!({})).await;
+    assert!(outcome.is_allowed());
+    assert_eq!(
+        outcome.reports[0].stderr,
+        "info: hello from the probe\nwarn: careful\nto stdout\nto stderr\n"
+    );
+
+    let runner = project.runner(&probe_hook("PreToolUse", "print", "", "bytes = 1000000"));
+    let outcome = guard(&runner, json!({})).await;
+    assert!(
+        outcome.is_allowed(),
+        "a chatty guest is not a failing guest: {:?}",
+        outcome.reports[0].result
+    );
+    assert!(outcome.reports[0].stderr_truncated);
+    assert!(outcome.reports[0].stderr.len() <= 2 * 64 * 1024);
+}
+
+#[tokio::test]
+async fn every_call_gets_a_fresh_instance_and_state_persists_only_through_the_state_interface() {
+    let project = Project::new();
+    let runner = project.runner(&probe_hook("PreToolUse", "counter", "", ""));
+    for n in 1..=3 {
+        assert_eq!(answer(&runner).await, format!("state={n} statics=1"));
+    }
+    // Another runner (another session) starts with empty state.
+    let runner = project.runner(&probe_hook("PreToolUse", "counter", "", ""));
+    assert_eq!(answer(&runner).await, "state=1 statics=1");
+
+    let runner = project.runner(&probe_hook("PreToolUse", "state-limits", "", ""));
+    assert_eq!(
+        answer(&runner).await,
+        "state value is 66560 bytes; the limit is 65536 | state key is 300 bytes; the limit is 256 | gone=None"
+    );
+}
+
+#[tokio::test]
+async fn config_table_reaches_the_guest_as_json() {
+    let project = Project::new();
+    let runner = project.runner(&probe_hook(
+        "PreToolUse",
+        "config",
+        "",
+        "deny = [\"rm -rf\", \"mkfs\"]\nlevel = 3\n[hooks.config.nested]\non = true",
+    ));
+    let config: serde_json::Value = serde_json::from_str(&answer(&runner).await).unwrap();
+    assert_eq!(
+        config,
+        json!({"mode": "config", "deny": ["rm -rf", "mkfs"], "level": 3, "nested": {"on": true}})
+    );
+}
+
+#[tokio::test]
+async fn observe_post_and_stop_follow_the_contract_and_fail_open() {
+    let project = Project::new();
+    let observed = project.path("observed.json").display().to_string();
+    let stopped = project.path("stopped.txt").display().to_string();
+    let root = project.root().display().to_string();
+    let runner = project.runner(
+        &[
+            probe_hook(
+                "PreToolUse",
+                "block-pattern",
+                "name = \"g\"",
+                "pattern = \"rm\"",
+            ),
+            probe_hook("PreToolUse", "panic", "phase = \"observe\"", ""),
+            probe_hook(
+                "PreToolUse",
+                "record",
+                &format!("phase = \"observe\"\nwrite = ['{root}']"),
+                &format!("path = '{observed}'"),
+            ),
+            probe_hook("PostToolUse", "spin", "timeout_ms = 50", ""),
+            probe_hook("PostToolUse", "signal", "", "signal = \"\""),
+            probe_hook("PostToolUse", "signal", "", "signal = \"converged\""),
+            probe_hook(
+                "Stop",
+                "record",
+                &format!("write = ['{root}']"),
+                &format!("path = '{stopped}'"),
+            ),
+        ]
+        .concat(),
+    );
+
+    let outcome = guard(&runner, json!({"command": "rm -rf /"})).await;
+    assert!(!outcome.is_allowed());
+    assert!(
+        matches!(outcome.reports[1].result, Err(HookFailure::Trapped { .. })),
+        "observer failure is reported"
+    );
+    let seen: serde_json::Value = serde_json::from_str(&project.read("observed.json")).unwrap();
+    assert_eq!(
+        seen,
+        json!({"tool": "Bash", "blocked": true, "blocked_by": "g", "block_reason": "input matches rm"})
+    );
+    guard(&runner, json!({"command": "ls"})).await;
+    let seen: serde_json::Value = serde_json::from_str(&project.read("observed.json")).unwrap();
+    assert_eq!(
+        seen,
+        json!({"tool": "Bash", "blocked": false, "blocked_by": null, "block_reason": null})
+    );
+
+    let input = json!({});
+    let result = "x".repeat(10_000);
+    let post = runner
+        .post_tool_use(
+            ToolCall {
+                tool: "Bash",
+                input: &input,
+                tool_iterations: 9,
+            },
+            &result,
+            true,
+        )
+        .await;
+    assert!(matches!(
+        post.reports[0].result,
+        Err(HookFailure::TimedOut { timeout_ms: 50 })
+    ));
+    assert!(
+        matches!(&post.reports[1].result, Err(HookFailure::InvalidVerdict { detail }) if detail == "a signal with an empty name")
+    );
+    let signal = post.signal.expect("the valid signal wins");
+    assert_eq!(signal.signal, "converged");
+    // The guest saw the capped result (5120 bytes + the marker), flagged as an error.
+    assert_eq!(
+        signal.reason,
+        format!(
+            "result of {} bytes, is_error=true",
+            hookhost::event::cap_result(&result).len()
+        )
+    );
+
+    let stop = runner.stop(StopReason::BlockLimitTotal, 9, 777).await;
+    assert_eq!(
+        stop.reports[0].result,
+        Ok(Verdict::Stopped {
+            unrecognized_action: None
+        })
+    );
+    assert_eq!(
+        project.read("stopped.txt"),
+        format!("block_limit_total 9 777 {root}\n")
+    );
+    assert_eq!(
+        project.read_json(".forgeflare/convergence.json")["observations"][0]["signal"],
+        "converged"
+    );
+}
+
+#[tokio::test]
+async fn an_advisory_wasm_guard_allows_on_failure() {
+    let project = Project::new();
+    let runner = project.runner(&probe_hook(
+        "PreToolUse",
+        "panic",
+        "on_failure = \"allow\"",
+        "",
+    ));
+    let outcome = guard(&runner, json!({})).await;
+    assert!(outcome.is_allowed());
+    assert!(outcome.reports[0].result.is_err());
+}
