@@ -1,5 +1,6 @@
 //! The `hookhost` binary, end to end: output and exit codes.
 
+use std::path::Path;
 use std::process::{Command, Output};
 
 use crate::support::{Project, hook};
@@ -232,4 +233,26 @@ fn facade_forwards_hook_stderr_line_by_line_under_the_hook_name() {
         stderr.contains("[hooks] Stop hook finish returned unrecognized action \"signal\"; treated as continue\n"),
         "{stderr}"
     );
+}
+
+#[test]
+fn a_host_secret_is_invisible_to_a_wasm_hook() {
+    let project = Project::new();
+    project.config(&crate::support::probe_hook(
+        "PreToolUse",
+        "env",
+        "name = \"sandboxed\"",
+        "",
+    ));
+    let out = Command::new(env!("CARGO_BIN_EXE_hookhost"))
+        .args(["fire", "PreToolUse", "--json"])
+        .current_dir(project.root())
+        .env("ANTHROPIC_API_KEY", "sk-ant-secret")
+        .env("HOOKHOST_CACHE_DIR", Path::new(env!("CARGO_TARGET_TMPDIR")).join("compile-cache"))
+        .output()
+        .unwrap();
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|_| panic!("{}", text(&out.stderr)));
+    assert_eq!(json["hooks"][0]["reason"], "env=[] args=0 stdin=Ok(\"\")");
+    assert!(!text(&out.stdout).contains("sk-ant-secret"));
 }
