@@ -19,5 +19,5 @@ pub(crate) const HANDLER: &str = "handler";
 /// The functions of the handler interface.
 pub(crate) const HANDLER_FUNCTIONS: [&str; 4] = ["guard", "observe", "post", "stop"];
 
-pub(crate) use exports::hookhost::hooks::handler;
-pub(crate) use hookhost::hooks::{host, state, types};
+pub(crate) use self::exports::hookhost::hooks::handler;
+pub(crate) use self::hookhost::hooks::{host, state, types};
