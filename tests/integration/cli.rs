@@ -248,11 +248,14 @@ fn a_host_secret_is_invisible_to_a_wasm_hook() {
         .args(["fire", "PreToolUse", "--json"])
         .current_dir(project.root())
         .env("ANTHROPIC_API_KEY", "sk-ant-secret")
-        .env("HOOKHOST_CACHE_DIR", Path::new(env!("CARGO_TARGET_TMPDIR")).join("compile-cache"))
+        .env(
+            "HOOKHOST_CACHE_DIR",
+            Path::new(env!("CARGO_TARGET_TMPDIR")).join("compile-cache"),
+        )
         .output()
         .unwrap();
-    let json: serde_json::Value = serde_json::from_slice(&out.stdout)
-        .unwrap_or_else(|_| panic!("{}", text(&out.stderr)));
+    let json: serde_json::Value =
+        serde_json::from_slice(&out.stdout).unwrap_or_else(|_| panic!("{}", text(&out.stderr)));
     assert_eq!(json["hooks"][0]["reason"], "env=[] args=0 stdin=Ok(\"\")");
     assert!(!text(&out.stdout).contains("sk-ant-secret"));
 }

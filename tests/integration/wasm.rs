@@ -145,7 +145,10 @@ async fn grants_directories_read_only_or_read_write_at_the_host_path() {
         "written by probe"
     );
     assert!(!project.path("ro/new.txt").exists());
-    assert_eq!(std::fs::read_to_string(project.path("outside.txt")).unwrap(), "outside");
+    assert_eq!(
+        std::fs::read_to_string(project.path("outside.txt")).unwrap(),
+        "outside"
+    );
 }
 
 #[tokio::test]
@@ -498,18 +501,43 @@ async fn an_advisory_wasm_guard_allows_on_failure() {
 const MISBEHAVING: &[(&str, &str, &str, &str)] = &[
     // (mode, hook settings, [hooks.config] lines, failure)
     ("spin", "timeout_ms = 100", "", "timed out after 100ms"),
-    ("work", "fuel = 50000", "iterations = 100000000", "ran out of fuel"),
-    ("bomb", "max_memory_mb = 16", "", "exceeded its memory limit of 16 MiB"),
+    (
+        "work",
+        "fuel = 50000",
+        "iterations = 100000000",
+        "ran out of fuel",
+    ),
+    (
+        "bomb",
+        "max_memory_mb = 16",
+        "",
+        "exceeded its memory limit of 16 MiB",
+    ),
     ("recurse", "", "", "trapped: call stack exhausted"),
-    ("panic", "", "", "trapped: wasm `unreachable` instruction executed"),
-    ("unreachable", "", "", "trapped: wasm `unreachable` instruction executed"),
+    (
+        "panic",
+        "",
+        "",
+        "trapped: wasm `unreachable` instruction executed",
+    ),
+    (
+        "unreachable",
+        "",
+        "",
+        "trapped: wasm `unreachable` instruction executed",
+    ),
 ];
 
 #[tokio::test]
 async fn misbehaving_guards_fail_closed() {
     let project = Project::new();
     for (mode, settings, config, failure) in MISBEHAVING {
-        let runner = project.runner(&probe_hook("PreToolUse", mode, &format!("name = \"bad\"\n{settings}"), config));
+        let runner = project.runner(&probe_hook(
+            "PreToolUse",
+            mode,
+            &format!("name = \"bad\"\n{settings}"),
+            config,
+        ));
         assert_eq!(
             failure_message(&runner).await,
             format!("hook failed: bad {failure} (tool blocked by default)"),
@@ -522,39 +550,95 @@ async fn misbehaving_guards_fail_closed() {
 async fn misbehaving_observers_and_post_hooks_fail_open() {
     let project = Project::new();
     let input = json!({});
-    let call = ToolCall { tool: "Bash", input: &input, tool_iterations: 1 };
+    let call = ToolCall {
+        tool: "Bash",
+        input: &input,
+        tool_iterations: 1,
+    };
     for (mode, settings, config, failure) in MISBEHAVING {
-        let runner = project.runner(&[
-            probe_hook("PreToolUse", mode, &format!("phase = \"observe\"\n{settings}"), config),
-            probe_hook("PostToolUse", mode, settings, config),
-            probe_hook("PostToolUse", "signal", "", "signal = \"after\""),
-        ].concat());
+        let runner = project.runner(
+            &[
+                probe_hook(
+                    "PreToolUse",
+                    mode,
+                    &format!("phase = \"observe\"\n{settings}"),
+                    config,
+                ),
+                probe_hook("PostToolUse", mode, settings, config),
+                probe_hook("PostToolUse", "signal", "", "signal = \"after\""),
+            ]
+            .concat(),
+        );
         let pre = runner.pre_tool_use(call).await;
         assert!(pre.is_allowed(), "mode {mode}");
-        assert_eq!(pre.reports[0].result.as_ref().unwrap_err().to_string(), *failure, "mode {mode}");
+        assert_eq!(
+            pre.reports[0].result.as_ref().unwrap_err().to_string(),
+            *failure,
+            "mode {mode}"
+        );
         let post = runner.post_tool_use(call, "ok", false).await;
-        assert_eq!(post.reports[0].result.as_ref().unwrap_err().to_string(), *failure, "mode {mode}");
-        assert_eq!(post.signal.map(|s| s.signal).as_deref(), Some("after"), "later hooks still run");
+        assert_eq!(
+            post.reports[0].result.as_ref().unwrap_err().to_string(),
+            *failure,
+            "mode {mode}"
+        );
+        assert_eq!(
+            post.signal.map(|s| s.signal).as_deref(),
+            Some("after"),
+            "later hooks still run"
+        );
     }
 }
 
 #[tokio::test]
 async fn wasm_and_command_hooks_run_in_declaration_order() {
     let project = Project::new();
-    let runner = project.runner(&[
-        crate::support::hook("PreToolUse", r#"echo '{"action":"allow"}'"#, "name = \"first-command\""),
-        probe_hook("PreToolUse", "allow", "name = \"second-wasm\"", ""),
-        crate::support::hook("PreToolUse", r#"echo '{"action":"block","reason":"third"}'"#, "name = \"third-command\""),
-        probe_hook("PreToolUse", "block-pattern", "name = \"fourth-wasm\"", "pattern = \"\""),
-        probe_hook("PreToolUse", "allow", "name = \"observer-wasm\"\nphase = \"observe\"", ""),
-    ].concat());
+    let runner = project.runner(
+        &[
+            crate::support::hook(
+                "PreToolUse",
+                r#"echo '{"action":"allow"}'"#,
+                "name = \"first-command\"",
+            ),
+            probe_hook("PreToolUse", "allow", "name = \"second-wasm\"", ""),
+            crate::support::hook(
+                "PreToolUse",
+                r#"echo '{"action":"block","reason":"third"}'"#,
+                "name = \"third-command\"",
+            ),
+            probe_hook(
+                "PreToolUse",
+                "block-pattern",
+                "name = \"fourth-wasm\"",
+                "pattern = \"\"",
+            ),
+            probe_hook(
+                "PreToolUse",
+                "allow",
+                "name = \"observer-wasm\"\nphase = \"observe\"",
+                "",
+            ),
+        ]
+        .concat(),
+    );
     let outcome = guard(&runner, json!({"command": "ls"})).await;
-    let order: Vec<(&str, &str)> = outcome.reports.iter().map(|r| (r.name.as_str(), r.kind)).collect();
+    let order: Vec<(&str, &str)> = outcome
+        .reports
+        .iter()
+        .map(|r| (r.name.as_str(), r.kind))
+        .collect();
     assert_eq!(
         order,
-        [("first-command", "command"), ("second-wasm", "wasm"), ("third-command", "command"), ("observer-wasm", "wasm")]
+        [
+            ("first-command", "command"),
+            ("second-wasm", "wasm"),
+            ("third-command", "command"),
+            ("observer-wasm", "wasm")
+        ]
     );
-    let GuardDecision::Block(block) = outcome.decision else { panic!() };
+    let GuardDecision::Block(block) = outcome.decision else {
+        panic!()
+    };
     assert_eq!(block.message(), "blocked by third-command: third");
 }
 
@@ -566,12 +650,25 @@ fn repeated_calls_child() {
     }
     let project = Project::new();
     let runner = project.runner(&probe_hook("PreToolUse", "log", "", ""));
-    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
     let input = json!({"command": "cargo test"});
-    let call = ToolCall { tool: "Bash", input: &input, tool_iterations: 1 };
+    let call = ToolCall {
+        tool: "Bash",
+        input: &input,
+        tool_iterations: 1,
+    };
     let rss = || {
         let statm = std::fs::read_to_string("/proc/self/statm").unwrap();
-        statm.split_whitespace().nth(1).unwrap().parse::<u64>().unwrap() * 4096
+        statm
+            .split_whitespace()
+            .nth(1)
+            .unwrap()
+            .parse::<u64>()
+            .unwrap()
+            * 4096
     };
     runtime.block_on(async {
         for _ in 0..1000 {
@@ -583,18 +680,30 @@ fn repeated_calls_child() {
         }
         let grown = rss().saturating_sub(before);
         println!("rss grew by {grown} bytes over 10000 calls");
-        assert!(grown < 16 << 20, "resident memory grew by {grown} bytes over 10,000 calls");
+        assert!(
+            grown < 16 << 20,
+            "resident memory grew by {grown} bytes over 10,000 calls"
+        );
     });
 }
 
 #[test]
 fn ten_thousand_calls_do_not_grow_host_memory() {
     let out = std::process::Command::new(std::env::current_exe().unwrap())
-        .args(["--exact", "wasm::repeated_calls_child", "--nocapture", "--test-threads=1"])
+        .args([
+            "--exact",
+            "wasm::repeated_calls_child",
+            "--nocapture",
+            "--test-threads=1",
+        ])
         .env("HOOKHOST_MEMORY_CHILD", "1")
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert!(stdout.contains("rss grew by"), "the child ran: {stdout}");
 }
