@@ -38,7 +38,7 @@
 //! - logging, shown on the agent's stderr under the hook's name: [`log`];
 //! - [`state`] that outlives a call (every call runs in a fresh instance);
 //! - the helpers policies keep rewriting: [`path::normalize`] against the workspace root, and
-//!   [`glob::Glob`] for allowlists.
+//!   [`glob::Glob`] for allowlists, [`timestamp`] for audit trails.
 //!
 //! Everything else a hook reads (files, environment variables) exists only if its hooks.toml
 //! entry grants it (`read`, `write`, `env`).
@@ -51,10 +51,12 @@ mod host;
 pub mod path;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod testing;
+mod time;
 mod tools;
 
 pub use event::{Blocked, Guard, ObserveEvent, Post, PostEvent, StopEvent, StopReason, ToolCall};
 pub use host::{ConfigError, Level, config, config_json, log, state};
+pub use time::{format_rfc3339, timestamp};
 pub use tools::{BashInput, EditInput, GlobInput, GrepInput, ReadInput};
 
 /// A hook: one method per event, each with a default that does nothing harmful (allow,
