@@ -48,6 +48,12 @@ pub enum PathError {
         /// Where the loop was detected.
         path: String,
     },
+    /// A symlink whose target cannot be read (in a sandbox: an absolute target, which cannot
+    /// be followed safely). Treated as leading outside.
+    UnreadableSymlink {
+        /// The symlink.
+        link: String,
+    },
 }
 
 impl fmt::Display for PathError {
@@ -74,6 +80,12 @@ impl fmt::Display for PathError {
                 )
             }
             PathError::SymlinkLoop { path } => write!(f, "too many symlinks resolving {path}"),
+            PathError::UnreadableSymlink { link } => {
+                write!(
+                    f,
+                    "{link} is a symlink whose target cannot be read; refusing to follow it"
+                )
+            }
         }
     }
 }
@@ -146,7 +158,7 @@ pub fn resolve_symlinks(root: &str, path: &str) -> Result<WorkspacePath, PathErr
     let mut current = normalize(root, path)?;
     let original = path.to_string();
     for _ in 0..40 {
-        let Some((link, target)) = first_symlink(current.absolute()) else {
+        let Some((link, target)) = first_symlink(&current)? else {
             return Ok(current);
         };
         let parent =
@@ -172,22 +184,28 @@ pub fn resolve_symlinks(root: &str, path: &str) -> Result<WorkspacePath, PathErr
     Err(PathError::SymlinkLoop { path: original })
 }
 
-/// The first prefix of `absolute` that is a symlink, and where it points.
-fn first_symlink(absolute: &str) -> Option<(String, String)> {
-    let mut prefix = String::new();
-    for segment in absolute.split('/').filter(|s| !s.is_empty()) {
+/// The first prefix of `path` below the root that is a symlink, and where it points. (The
+/// root's own ancestors are outside what a hook may see, and outside what it guards.)
+fn first_symlink(path: &WorkspacePath) -> Result<Option<(String, String)>, PathError> {
+    let mut prefix = path.absolute[..path.root_len].to_string();
+    for segment in path.relative().split('/').filter(|s| !s.is_empty()) {
         prefix.push('/');
         prefix.push_str(segment);
         match std::fs::symlink_metadata(&prefix) {
             Ok(meta) if meta.file_type().is_symlink() => {
-                let target = std::fs::read_link(&prefix).ok()?;
-                return Some((prefix, target.to_string_lossy().into_owned()));
+                // A link that exists but cannot be read must not be taken as "no link".
+                let target =
+                    std::fs::read_link(&prefix).map_err(|_| PathError::UnreadableSymlink {
+                        link: prefix.clone(),
+                    })?;
+                return Ok(Some((prefix, target.to_string_lossy().into_owned())));
             }
             Ok(_) => {}
-            Err(_) => return None,
+            // Nothing further down exists yet: nothing more to resolve.
+            Err(_) => return Ok(None),
         }
     }
-    None
+    Ok(None)
 }
 
 #[cfg(test)]

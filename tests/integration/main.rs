@@ -3,6 +3,7 @@
 mod cli;
 mod command;
 mod contract;
+mod examples;
 mod forgeflare;
 mod support;
 mod wasm;

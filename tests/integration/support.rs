@@ -87,37 +87,55 @@ pub fn wait_until_gone(marker: &str) -> Vec<String> {
     processes_with(marker)
 }
 
-/// Builds a fixture crate under tests/fixtures for wasm32-wasip2 (once per test binary per
-/// crate) and returns the component's path.
+/// The example hooks of the workspace, built together by [`build_fixture`].
+pub const EXAMPLES: [&str; 6] = [
+    "destructive-guard",
+    "path-allowlist",
+    "progress-guard",
+    "audit-log",
+    "convergence-check",
+    "session-summary",
+];
+
+/// Builds a fixture crate (under tests/fixtures, or an example hook of the workspace) for
+/// wasm32-wasip2, once per test binary, compiles it into the shared cache, and returns the
+/// component's path.
 pub fn build_fixture(name: &str) -> PathBuf {
     static BUILT: std::sync::Mutex<Vec<(String, PathBuf)>> = std::sync::Mutex::new(Vec::new());
     let mut built = BUILT.lock().unwrap_or_else(|e| e.into_inner());
     if let Some((_, path)) = built.iter().find(|(n, _)| n == name) {
         return path.clone();
     }
-    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures")
-        .join(name)
-        .join("Cargo.toml");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let target_dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("../fixtures");
-    let output =
-        std::process::Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-            .args([
-                "build",
-                "--quiet",
-                "--release",
-                "--target",
-                "wasm32-wasip2",
-                "--manifest-path",
-            ])
-            .arg(&manifest)
-            .arg("--target-dir")
-            .arg(&target_dir)
-            .env_remove("CARGO_TARGET_DIR")
-            .env_remove("RUSTFLAGS")
-            .env_remove("CARGO_ENCODED_RUSTFLAGS")
-            .output()
-            .expect("cargo runs");
+    let mut cargo =
+        std::process::Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
+    cargo
+        .args([
+            "build",
+            "--quiet",
+            "--release",
+            "--target",
+            "wasm32-wasip2",
+            "--target-dir",
+        ])
+        .arg(&target_dir);
+    if EXAMPLES.contains(&name) {
+        // All examples in one build: they share the SDK.
+        cargo.arg("--manifest-path").arg(root.join("Cargo.toml"));
+        for example in EXAMPLES {
+            cargo.args(["-p", example]);
+        }
+    } else {
+        let manifest = root.join("tests/fixtures").join(name).join("Cargo.toml");
+        cargo.arg("--manifest-path").arg(manifest);
+    }
+    let output = cargo
+        .env_remove("CARGO_TARGET_DIR")
+        .env_remove("RUSTFLAGS")
+        .env_remove("CARGO_ENCODED_RUSTFLAGS")
+        .output()
+        .expect("cargo runs");
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(
         output.status.success(),
@@ -140,6 +158,11 @@ pub fn build_fixture(name: &str) -> PathBuf {
         .unwrap_or_else(|e| panic!("fixture {name} does not load: {e}"));
     built.push((name.to_string(), path.clone()));
     path
+}
+
+/// An example hook's component, for hooks.toml.
+pub fn example(name: &str) -> String {
+    build_fixture(name).display().to_string()
 }
 
 /// The probe fixture's path, for hooks.toml.

@@ -63,12 +63,24 @@ pub fn step(event: &PostEvent, config: &Config, streak: u32) -> (u32, Post) {
     let Some(bash) = event.call.bash() else {
         return (streak, Post::Continue);
     };
-    let command = bash.command.split_whitespace().collect::<Vec<_>>().join(" ");
-    let wanted = config.command.split_whitespace().collect::<Vec<_>>().join(" ");
+    let command = bash
+        .command
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    let wanted = config
+        .command
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
     if wanted.is_empty() || !command.contains(&wanted) {
         return (streak, Post::Continue);
     }
-    let passed = !event.is_error && config.success.as_ref().is_none_or(|s| event.result.contains(s.as_str()));
+    let passed = !event.is_error
+        && config
+            .success
+            .as_ref()
+            .is_none_or(|s| event.result.contains(s.as_str()));
     if !passed {
         return (0, Post::Continue);
     }
@@ -87,7 +99,11 @@ mod tests {
     use hook_sdk::ToolCall;
 
     fn run(command: &str, ok: bool) -> PostEvent {
-        PostEvent::new(ToolCall::bash_command(command), if ok { "test result: ok" } else { "FAILED" }, !ok)
+        PostEvent::new(
+            ToolCall::bash_command(command),
+            if ok { "test result: ok" } else { "FAILED" },
+            !ok,
+        )
     }
 
     #[test]
@@ -104,7 +120,11 @@ mod tests {
         ];
         for (i, (event, signals)) in sequence.iter().enumerate() {
             let post = ConvergenceCheck::post(event);
-            assert_eq!(matches!(post, Post::Signal { .. }), *signals, "step {i}: {post:?}");
+            assert_eq!(
+                matches!(post, Post::Signal { .. }),
+                *signals,
+                "step {i}: {post:?}"
+            );
         }
         assert_eq!(
             ConvergenceCheck::post(&run("cargo test", true)),
@@ -114,10 +134,22 @@ mod tests {
 
     #[test]
     fn success_pattern_and_config() {
-        let config = Config { success: Some("0 failed".into()), threshold: 1, ..Config::default() };
-        let event = PostEvent::new(ToolCall::bash_command("cargo test"), "test result: ok. 3 passed; 0 failed", false);
+        let config = Config {
+            success: Some("0 failed".into()),
+            threshold: 1,
+            ..Config::default()
+        };
+        let event = PostEvent::new(
+            ToolCall::bash_command("cargo test"),
+            "test result: ok. 3 passed; 0 failed",
+            false,
+        );
         assert!(matches!(step(&event, &config, 0), (1, Post::Signal { .. })));
-        let noisy = PostEvent::new(ToolCall::bash_command("cargo test"), "error: could not compile", false);
+        let noisy = PostEvent::new(
+            ToolCall::bash_command("cargo test"),
+            "error: could not compile",
+            false,
+        );
         assert_eq!(step(&noisy, &config, 5), (0, Post::Continue));
     }
 }

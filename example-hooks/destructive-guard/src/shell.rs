@@ -40,10 +40,10 @@ pub fn simple_commands(line: &str) -> Vec<Vec<String>> {
             }
             '\\' => {
                 in_word = true;
-                if let Some(next) = chars.next() {
-                    if next != '\n' {
-                        word.push(next);
-                    }
+                if let Some(next) = chars.next()
+                    && next != '\n'
+                {
+                    word.push(next);
                 }
             }
             c if c.is_whitespace() && c != '\n' => end_word(&mut word, &mut in_word, &mut words),

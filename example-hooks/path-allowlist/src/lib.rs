@@ -26,7 +26,11 @@ impl Default for Config {
     fn default() -> Config {
         Config {
             allow: Vec::new(),
-            write_tools: vec!["Write".to_string(), "MultiEdit".to_string(), "NotebookEdit".to_string()],
+            write_tools: vec![
+                "Write".to_string(),
+                "MultiEdit".to_string(),
+                "NotebookEdit".to_string(),
+            ],
             root: None,
             resolve_symlinks: true,
         }
@@ -62,21 +66,32 @@ pub fn check(call: &ToolCall, config: &Config) -> Result<(), String> {
         .iter()
         .find_map(|key| call.input.get(key).and_then(|v| v.as_str()))
     else {
-        return Err(format!("{} call without a file_path: cannot check it against the allowlist", call.tool));
+        return Err(format!(
+            "{} call without a file_path: cannot check it against the allowlist",
+            call.tool
+        ));
     };
     let root = config.root.as_deref().unwrap_or(&call.cwd);
+    if config.resolve_symlinks && std::fs::metadata(root).is_err() {
+        hook_sdk::log::warn(format!(
+            "cannot see {root}: symlinks are not resolved; grant `read = [\".\"]` to this hook"
+        ));
+    }
     let resolved = if config.resolve_symlinks {
         path::resolve_symlinks(root, target)
     } else {
         path::normalize(root, target)
     };
     let resolved = resolved.map_err(|error| match error {
-        PathError::OutsideRoot { .. } => format!("{error}: path resolves outside the workspace root"),
+        PathError::OutsideRoot { .. } | PathError::UnreadableSymlink { .. } => {
+            format!("{error}: path resolves outside the workspace root")
+        }
         other => other.to_string(),
     })?;
     let mut globs = Vec::new();
     for pattern in &config.allow {
-        globs.push(Glob::new(pattern).map_err(|e| format!("path-allowlist is misconfigured: {e}"))?);
+        globs
+            .push(Glob::new(pattern).map_err(|e| format!("path-allowlist is misconfigured: {e}"))?);
     }
     match hook_sdk::glob::first_match(&globs, resolved.relative()) {
         Some(_) => Ok(()),
@@ -116,24 +131,58 @@ mod tests {
     #[test]
     fn enforces_the_allowlist_on_write_tools() {
         let cases: &[(&str, ToolCall, bool)] = &[
-            ("session file", edit(".ralph-sessions/260215-173319/progress.md"), true),
-            ("session instructions", edit(".ralph-sessions/260215-173319.instructions.md"), true),
+            (
+                "session file",
+                edit(".ralph-sessions/260215-173319/progress.md"),
+                true,
+            ),
+            (
+                "session instructions",
+                edit(".ralph-sessions/260215-173319.instructions.md"),
+                true,
+            ),
             ("agent file", edit("agents/ralph-v2/planner.md"), true),
             ("absolute inside", edit("/ws/agents/ralph-v2/x.md"), true),
             ("source file", edit("src/main.rs"), false),
             ("parent escape", edit("../../etc/passwd"), false),
-            ("dot-dot through allowed dir", edit("agents/ralph-v2/../../src/main.rs"), false),
+            (
+                "dot-dot through allowed dir",
+                edit("agents/ralph-v2/../../src/main.rs"),
+                false,
+            ),
             ("double slash", edit("agents//ralph-v2//x.md"), true),
             ("dot segments", edit("./agents/./ralph-v2/x.md"), true),
             ("absolute outside", edit("/etc/passwd"), false),
             ("sibling prefix", edit("/ws2/agents/ralph-v2/x.md"), false),
-            ("write tool", ToolCall::new("Write", json!({"file_path": "src/x.rs", "content": ""})).with_cwd("/ws"), false),
-            ("read is exempt", ToolCall::read_file("/etc/passwd").with_cwd("/ws"), true),
-            ("bash is exempt", ToolCall::bash_command("ls").with_cwd("/ws"), true),
-            ("edit without path", ToolCall::new("Edit", json!({})).with_cwd("/ws"), false),
+            (
+                "write tool",
+                ToolCall::new("Write", json!({"file_path": "src/x.rs", "content": ""}))
+                    .with_cwd("/ws"),
+                false,
+            ),
+            (
+                "read is exempt",
+                ToolCall::read_file("/etc/passwd").with_cwd("/ws"),
+                true,
+            ),
+            (
+                "bash is exempt",
+                ToolCall::bash_command("ls").with_cwd("/ws"),
+                true,
+            ),
+            (
+                "edit without path",
+                ToolCall::new("Edit", json!({})).with_cwd("/ws"),
+                false,
+            ),
         ];
         for (name, call, allowed) in cases {
-            assert_eq!(check(call, &config()).is_ok(), *allowed, "{name}: {:?}", check(call, &config()));
+            assert_eq!(
+                check(call, &config()).is_ok(),
+                *allowed,
+                "{name}: {:?}",
+                check(call, &config())
+            );
         }
     }
 
@@ -157,20 +206,41 @@ mod tests {
         std::fs::create_dir_all(dir.join("outside")).unwrap();
         std::os::unix::fs::symlink(dir.join("outside"), dir.join("ws/agents/ralph-v2")).unwrap();
         let ws = dir.join("ws").to_string_lossy().into_owned();
-        let config = Config { resolve_symlinks: true, ..config() };
+        let config = Config {
+            resolve_symlinks: true,
+            ..config()
+        };
         let call = ToolCall::edit_file("agents/ralph-v2/x.md", "", "y").with_cwd(&ws);
-        assert!(check(&call, &config).unwrap_err().contains("outside the workspace root"));
-        let lexical = Config { resolve_symlinks: false, ..config };
-        assert!(check(&call, &lexical).is_ok(), "lexically it looks allowed: why symlinks must be resolved");
+        assert!(
+            check(&call, &config)
+                .unwrap_err()
+                .contains("outside the workspace root")
+        );
+        let lexical = Config {
+            resolve_symlinks: false,
+            ..config
+        };
+        assert!(
+            check(&call, &lexical).is_ok(),
+            "lexically it looks allowed: why symlinks must be resolved"
+        );
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
     fn the_hook_reads_its_config() {
         hook_sdk::testing::set_config(json!({"allow": ["docs/**"], "resolve_symlinks": false}));
-        assert_eq!(PathAllowlist::guard(&ToolCall::edit_file("docs/a.md", "", "x").with_cwd("/ws")), Guard::Allow);
-        assert!(matches!(PathAllowlist::guard(&ToolCall::edit_file("src/a.rs", "", "x").with_cwd("/ws")), Guard::Block(_)));
+        assert_eq!(
+            PathAllowlist::guard(&ToolCall::edit_file("docs/a.md", "", "x").with_cwd("/ws")),
+            Guard::Allow
+        );
+        assert!(matches!(
+            PathAllowlist::guard(&ToolCall::edit_file("src/a.rs", "", "x").with_cwd("/ws")),
+            Guard::Block(_)
+        ));
         hook_sdk::testing::set_config(json!({"allow": ["[bad"]}));
-        assert!(matches!(PathAllowlist::guard(&ToolCall::edit_file("docs/a.md", "", "x").with_cwd("/ws")), Guard::Block(r) if r.contains("misconfigured")));
+        assert!(
+            matches!(PathAllowlist::guard(&ToolCall::edit_file("docs/a.md", "", "x").with_cwd("/ws")), Guard::Block(r) if r.contains("misconfigured"))
+        );
     }
 }

@@ -64,10 +64,20 @@ pub struct TaskStatus {
 pub fn task_statuses(text: &str) -> Vec<TaskStatus> {
     text.lines()
         .filter_map(|line| {
-            let rest = line.trim_start().strip_prefix("- [").or_else(|| line.trim_start().strip_prefix("* ["))?;
+            let rest = line
+                .trim_start()
+                .strip_prefix("- [")
+                .or_else(|| line.trim_start().strip_prefix("* ["))?;
             let (status, after) = rest.split_once(']')?;
-            let task = after.split_whitespace().next().unwrap_or("(unnamed)").trim_end_matches(':');
-            Some(TaskStatus { task: task.to_string(), status: status.to_string() })
+            let task = after
+                .split_whitespace()
+                .next()
+                .unwrap_or("(unnamed)")
+                .trim_end_matches(':');
+            Some(TaskStatus {
+                task: task.to_string(),
+                status: status.to_string(),
+            })
         })
         .collect()
 }
@@ -77,7 +87,13 @@ pub fn check(call: &ToolCall, config: &Config) -> Result<Vec<String>, String> {
     let (path, old, new) = if let Some(edit) = call.edit() {
         (edit.file_path, edit.old_str, edit.new_str)
     } else if call.tool == "Write" {
-        let text = |key: &str| call.input.get(key).and_then(|v| v.as_str()).unwrap_or_default().to_string();
+        let text = |key: &str| {
+            call.input
+                .get(key)
+                .and_then(|v| v.as_str())
+                .unwrap_or_default()
+                .to_string()
+        };
         (text("file_path"), String::new(), text("content"))
     } else {
         return Ok(Vec::new());
@@ -87,7 +103,8 @@ pub fn check(call: &ToolCall, config: &Config) -> Result<Vec<String>, String> {
         .unwrap_or(path.clone());
     let mut protected = false;
     for pattern in &config.files {
-        let glob = Glob::new(pattern).map_err(|e| format!("progress-guard is misconfigured: {e}"))?;
+        let glob =
+            Glob::new(pattern).map_err(|e| format!("progress-guard is misconfigured: {e}"))?;
         protected |= glob.matches(&relative);
     }
     if !protected {
@@ -100,7 +117,11 @@ pub fn check(call: &ToolCall, config: &Config) -> Result<Vec<String>, String> {
         .collect();
     if !bad.is_empty() {
         let allowed: Vec<String> = config.statuses.iter().map(|s| format!("[{s}]")).collect();
-        return Err(format!("{relative}: {}; allowed statuses are {}", bad.join(", "), allowed.join(" ")));
+        return Err(format!(
+            "{relative}: {}; allowed statuses are {}",
+            bad.join(", "),
+            allowed.join(" ")
+        ));
     }
     Ok(transition_warnings(&old, &new))
 }
@@ -115,9 +136,20 @@ fn transition_warnings(old: &str, new: &str) -> Vec<String> {
             let ok = previous.status == after.status
                 || matches!(
                     (previous.status.as_str(), after.status.as_str()),
-                    (" ", "/") | ("/", "P") | ("/", "F") | ("P", "x") | ("P", "/") | ("F", "/") | (_, "C")
+                    (" ", "/")
+                        | ("/", "P")
+                        | ("/", "F")
+                        | ("P", "x")
+                        | ("P", "/")
+                        | ("F", "/")
+                        | (_, "C")
                 );
-            (!ok).then(|| format!("{}: unusual transition [{}] -> [{}]", after.task, previous.status, after.status))
+            (!ok).then(|| {
+                format!(
+                    "{}: unusual transition [{}] -> [{}]",
+                    after.task, previous.status, after.status
+                )
+            })
         })
         .collect()
 }
@@ -127,33 +159,69 @@ mod tests {
     use super::*;
 
     fn edit(path: &str, old: &str, new: &str) -> Result<Vec<String>, String> {
-        check(&ToolCall::edit_file(path, old, new).with_cwd("/ws"), &Config::default())
+        check(
+            &ToolCall::edit_file(path, old, new).with_cwd("/ws"),
+            &Config::default(),
+        )
     }
 
     #[test]
     fn blocks_invalid_statuses_naming_task_and_status() {
         assert_eq!(
-            edit(".ralph-sessions/s1/progress.md", "- [/] task-3: build", "- [?] task-3: build").unwrap_err(),
+            edit(
+                ".ralph-sessions/s1/progress.md",
+                "- [/] task-3: build",
+                "- [?] task-3: build"
+            )
+            .unwrap_err(),
             ".ralph-sessions/s1/progress.md: task-3 has status [?]; allowed statuses are [ ] [/] [P] [x] [F] [C]"
         );
-        let err = edit("progress.md", "", "- [x] task-1\n- [done] task-2: y\n  - [X] task-4").unwrap_err();
-        assert!(err.contains("task-2 has status [done], task-4 has status [X]"), "{err}");
+        let err = edit(
+            "progress.md",
+            "",
+            "- [x] task-1\n- [done] task-2: y\n  - [X] task-4",
+        )
+        .unwrap_err();
+        assert!(
+            err.contains("task-2 has status [done], task-4 has status [X]"),
+            "{err}"
+        );
     }
 
     #[test]
     fn allows_valid_statuses_and_other_files() {
         for status in [" ", "/", "P", "x", "F", "C"] {
-            assert!(edit("progress.md", "", &format!("- [{status}] task-1: a")).is_ok(), "[{status}]");
+            assert!(
+                edit("progress.md", "", &format!("- [{status}] task-1: a")).is_ok(),
+                "[{status}]"
+            );
         }
-        assert!(edit("notes.md", "", "- [?] task-1").is_ok(), "only progress.md is guarded");
+        assert!(
+            edit("notes.md", "", "- [?] task-1").is_ok(),
+            "only progress.md is guarded"
+        );
         assert!(edit("docs/progress.md.bak", "", "- [?] task-1").is_ok());
-        assert!(check(&ToolCall::bash_command("echo '- [?] task-1' >> progress.md"), &Config::default()).is_ok());
+        assert!(
+            check(
+                &ToolCall::bash_command("echo '- [?] task-1' >> progress.md"),
+                &Config::default()
+            )
+            .is_ok()
+        );
     }
 
     #[test]
     fn the_write_tool_and_path_tricks_are_covered() {
-        let call = ToolCall::new("Write", serde_json::json!({"file_path": "./a/../progress.md", "content": "- [!] task-9"})).with_cwd("/ws");
-        assert!(check(&call, &Config::default()).unwrap_err().contains("task-9 has status [!]"));
+        let call = ToolCall::new(
+            "Write",
+            serde_json::json!({"file_path": "./a/../progress.md", "content": "- [!] task-9"}),
+        )
+        .with_cwd("/ws");
+        assert!(
+            check(&call, &Config::default())
+                .unwrap_err()
+                .contains("task-9 has status [!]")
+        );
     }
 
     #[test]
@@ -162,9 +230,18 @@ mod tests {
             edit("progress.md", "- [ ] task-1: a", "- [x] task-1: a").unwrap(),
             ["task-1: unusual transition [ ] -> [x]"]
         );
-        assert!(edit("progress.md", "- [ ] task-1: a", "- [/] task-1: a").unwrap().is_empty());
+        assert!(
+            edit("progress.md", "- [ ] task-1: a", "- [/] task-1: a")
+                .unwrap()
+                .is_empty()
+        );
         hook_sdk::testing::reset();
-        assert_eq!(ProgressGuard::guard(&ToolCall::edit_file("progress.md", "- [ ] t", "- [x] t").with_cwd("/ws")), Guard::Allow);
+        assert_eq!(
+            ProgressGuard::guard(
+                &ToolCall::edit_file("progress.md", "- [ ] t", "- [x] t").with_cwd("/ws")
+            ),
+            Guard::Allow
+        );
         assert_eq!(hook_sdk::testing::logs().len(), 1);
     }
 }

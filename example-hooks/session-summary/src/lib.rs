@@ -16,7 +16,9 @@ pub struct Config {
 
 impl Default for Config {
     fn default() -> Config {
-        Config { path: ".forgeflare/sessions.log".to_string() }
+        Config {
+            path: ".forgeflare/sessions.log".to_string(),
+        }
     }
 }
 
@@ -28,7 +30,9 @@ impl Hook for SessionSummary {
     fn stop(event: &StopEvent) {
         let config: Config = match hook_sdk::config() {
             Ok(config) => config,
-            Err(error) => return hook_sdk::log::error(format!("session-summary is misconfigured: {error}")),
+            Err(error) => {
+                return hook_sdk::log::error(format!("session-summary is misconfigured: {error}"));
+            }
         };
         let path = if config.path.starts_with('/') {
             config.path
@@ -41,7 +45,9 @@ impl Hook for SessionSummary {
             .open(&path)
             .and_then(|mut file| file.write_all(summary(event, &hook_sdk::timestamp()).as_bytes()));
         if let Err(error) = written {
-            hook_sdk::log::error(format!("cannot append to {path}: {error} (is its directory granted with `write`?)"));
+            hook_sdk::log::error(format!(
+                "cannot append to {path}: {error} (is its directory granted with `write`?)"
+            ));
         }
     }
 }
