@@ -6,5 +6,6 @@ mod contract;
 mod examples;
 mod forgeflare;
 mod support;
+mod walkthrough;
 mod wasm;
 mod wasm_load;
