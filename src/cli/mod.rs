@@ -1,8 +1,11 @@
 //! Command-line interface: parse arguments, call the library, render the result.
 
+mod bench;
 mod check;
 mod fire;
+mod new;
 mod render;
+mod replay;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -33,7 +36,10 @@ const DEFAULT_CONFIGS: [&str; 2] = [".forgeflare/hooks.toml", "hooks.toml"];
         hookhost check\n  \
         hookhost fire PreToolUse --tool Bash --input '{\"command\":\"rm -rf /\"}'\n  \
         hookhost fire PostToolUse --tool Bash --input '{\"command\":\"cargo test\"}' --result 'test result: ok'\n  \
-        hookhost fire Stop --reason end_turn --json"
+        hookhost fire Stop --reason end_turn --json\n  \
+        hookhost replay session.jsonl\n  \
+        hookhost new my-guard\n  \
+        hookhost bench -n 1000"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -59,6 +65,29 @@ enum Command {
                             hookhost fire Stop --reason iteration_limit --tool-iterations 50 --total-tokens 120000"
     )]
     Fire(fire::FireArgs),
+    /// Run a recorded session through the hooks and report what each hook did.
+    #[command(after_help = "The session is JSON Lines, one object per line:\n  \
+                            {\"tool\": \"Bash\", \"input\": {\"command\": \"cargo test\"}, \"result\": \"ok\", \"is_error\": false}\n  \
+                            {\"stop\": \"end_turn\", \"total_tokens\": 45000}\n\
+                            A call may also give \"tool_iterations\"; blank lines are skipped. Blocked calls do not reach \
+                            PostToolUse hooks, as in an agent. Hooks run for real (their side effects happen); \
+                            convergence.json goes to a temporary directory unless --state-dir says otherwise.\n\n\
+                            Examples:\n  hookhost replay demo/session.jsonl --config demo/hooks.toml\n  \
+                            hookhost replay recorded.jsonl --keep-going --json")]
+    Replay(replay::ReplayArgs),
+    /// Create a hook crate on hook-sdk, ready to build for wasm32-wasip2.
+    #[command(
+        after_help = "Examples:\n  hookhost new no-force-push\n  hookhost new my-guard --sdk-path ../hookhost/hook-sdk"
+    )]
+    New(new::NewArgs),
+    /// Time each configured hook on a sample event (p50 and p99).
+    #[command(
+        after_help = "Measure in release builds (cargo build --release); debug builds of hookhost are ~20x slower \
+                            for wasm hooks.\n\nExamples:\n  hookhost bench\n  \
+                            hookhost bench --config demo/hooks.toml -n 1000 --input '{\"command\":\"rm -rf /\"}'\n  \
+                            hookhost bench --event PostToolUse --result 'test result: ok'"
+    )]
+    Bench(bench::BenchArgs),
 }
 
 /// Options every command that reads a configuration shares.
@@ -115,5 +144,8 @@ pub fn run() -> Result<ExitCode> {
     match cli.command {
         Command::Check(args) => check::run(args),
         Command::Fire(args) => runtime.block_on(fire::run(args)),
+        Command::Replay(args) => runtime.block_on(replay::run(args)),
+        Command::New(args) => new::run(args),
+        Command::Bench(args) => runtime.block_on(bench::run(args)),
     }
 }

@@ -259,3 +259,259 @@ fn a_host_secret_is_invisible_to_a_wasm_hook() {
     assert_eq!(json["hooks"][0]["reason"], "env=[] args=0 stdin=Ok(\"\")");
     assert!(!text(&out.stdout).contains("sk-ant-secret"));
 }
+
+fn write_session(project: &Project, lines: &[&str]) {
+    std::fs::write(project.path("session.jsonl"), lines.join("\n") + "\n").unwrap();
+}
+
+const REPLAY_CONFIG: &str = r#"[[hooks]]
+name = "guard"
+event = "PreToolUse"
+match_tool = "Bash"
+command = '''if grep -q 'rm -rf'; then echo '{"action":"block","reason":"destructive"}'; else echo '{"action":"allow"}'; fi'''
+
+[[hooks]]
+name = "tests"
+event = "PostToolUse"
+command = '''if grep -q '"result":"ok'; then echo '{"action":"signal","signal":"converged","reason":"green"}'; else echo '{"action":"continue"}'; fi'''
+
+[[hooks]]
+name = "end"
+event = "Stop"
+command = "exit 3"
+"#;
+
+#[test]
+fn replay_reports_per_hook_and_lists_blocked_calls() {
+    let project = Project::new();
+    project.config(REPLAY_CONFIG);
+    write_session(
+        &project,
+        &[
+            r#"{"tool": "Bash", "input": {"command": "cargo build"}, "result": "compiling"}"#,
+            "",
+            r#"{"tool": "Bash", "input": {"command": "rm -rf /"}}"#,
+            r#"{"tool": "Bash", "input": {"command": "cargo test"}, "result": "ok. 3 passed", "tool_iterations": 2}"#,
+            r#"{"stop": "convergence_signal", "total_tokens": 1000}"#,
+        ],
+    );
+    let out = hookhost(&project, &["replay", "session.jsonl"]);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}{}", text(&out.stderr));
+    assert!(
+        stdout.starts_with("replayed session.jsonl: 3 tool calls, 1 stop"),
+        "{stdout}"
+    );
+    let row = |name: &str| {
+        stdout
+            .lines()
+            .find(|l| l.contains(&format!("  {name}  ")))
+            .unwrap_or_else(|| panic!("{name}: {stdout}"))
+            .to_string()
+    };
+    let columns = |line: String| {
+        line.split_whitespace()
+            .map(str::to_string)
+            .collect::<Vec<_>>()
+    };
+    // #, HOOK, EVENT, KIND, CALLS, BLOCKED, SIGNALLED, FAILED, P50, P99
+    assert_eq!(columns(row("guard"))[4..8], ["3", "1", "0", "0"]);
+    assert_eq!(
+        columns(row("tests"))[4..8],
+        ["2", "0", "1", "0"],
+        "the blocked call never reached PostToolUse"
+    );
+    assert_eq!(columns(row("end"))[4..8], ["1", "0", "0", "1"]);
+    assert!(
+        stdout
+            .contains("line 3: Bash {\"command\":\"rm -rf /\"}\n    blocked by guard: destructive"),
+        "{stdout}"
+    );
+    assert!(
+        !project.path(".forgeflare/convergence.json").exists(),
+        "a replay leaves the project's state alone"
+    );
+
+    let out = hookhost(&project, &["replay", "session.jsonl", "--json"]);
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["calls"], 3);
+    assert_eq!(json["blocked_calls"][0]["line"], 3);
+    assert_eq!(json["hooks"][1]["signalled"], 1);
+}
+
+#[test]
+fn replay_stops_at_a_bad_line_or_goes_on_when_told() {
+    let project = Project::new();
+    project.config(REPLAY_CONFIG);
+    write_session(
+        &project,
+        &[
+            r#"{"tool": "Bash", "input": {"command": "ls"}}"#,
+            r#"{"tool": "Bash", "input": {"command": "ls"}, "is_eror": true}"#,
+            "not json at all",
+            r#"{"stop": "lunch"}"#,
+            r#"{"tool": "Bash", "input": {"command": "rm -rf /"}}"#,
+        ],
+    );
+    let out = hookhost(&project, &["replay", "session.jsonl"]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("session.jsonl:2: unknown field `is_eror`"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("pass --keep-going to skip bad lines"),
+        "{stderr}"
+    );
+
+    let out = hookhost(&project, &["replay", "session.jsonl", "--keep-going"]);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(stdout.contains("skipped 3 bad lines:"), "{stdout}");
+    assert!(stdout.contains("session.jsonl:3: not JSON"), "{stdout}");
+    assert!(
+        stdout.contains("session.jsonl:4: unknown variant `lunch`"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("line 5: Bash"),
+        "lines after bad ones still run: {stdout}"
+    );
+}
+
+#[test]
+fn replay_of_the_bundled_example_session() {
+    let project = Project::new();
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
+    project.config(REPLAY_CONFIG);
+    let session = repo.join("demo/session.jsonl");
+    let out = hookhost(&project, &["replay", session.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).contains("7 tool calls, 1 stop"),
+        "{}",
+        text(&out.stdout)
+    );
+}
+
+#[test]
+fn check_names_a_wasm_file_that_is_not_a_hook() {
+    let project = Project::new();
+    std::fs::create_dir_all(project.path(".forgeflare")).unwrap();
+    std::fs::write(
+        project.path(".forgeflare/policy.wasm"),
+        wat::parse_str("(module)").unwrap(),
+    )
+    .unwrap();
+    project
+        .config("[[hooks]]\nname = \"policy\"\nevent = \"PreToolUse\"\nwasm = \"policy.wasm\"\n");
+    let out = hookhost(&project, &["check"]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("hooks.toml:1:1: hook #1 (policy): `wasm` file"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("is a core WebAssembly module, not a component"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn bench_times_each_hook() {
+    let project = Project::new();
+    project.config(REPLAY_CONFIG);
+    let out = hookhost(&project, &["bench", "-n", "5"]);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}{}", text(&out.stderr));
+    assert!(stdout.contains("(5 calls after 1 warm-up)"), "{stdout}");
+    let header = stdout.lines().nth(1).unwrap();
+    assert_eq!(
+        header.split_whitespace().collect::<Vec<_>>(),
+        ["#", "HOOK", "KIND", "CALLS", "P50", "P99"]
+    );
+    assert!(stdout.contains("#1  guard  command  5"), "{stdout}");
+    let out = hookhost(&project, &["bench", "--event", "Stop", "-n", "3"]);
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.starts_with("Stop reason=end_turn (3 calls"),
+        "{stdout}"
+    );
+    let row: Vec<&str> = stdout.lines().nth(2).unwrap().split_whitespace().collect();
+    assert_eq!(row[..4], ["#3", "end", "command", "3"], "{stdout}");
+}
+
+#[test]
+fn new_scaffolds_a_hook_that_builds_and_blocks() {
+    let project = Project::new();
+    let out = hookhost(&project, &["new", "my-guard"]);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}{}", text(&out.stderr));
+    assert!(
+        stdout.contains("cargo build --release --target wasm32-wasip2"),
+        "{stdout}"
+    );
+    for file in ["Cargo.toml", "src/lib.rs", "README.md", "hooks.toml"] {
+        assert!(project.path("my-guard").join(file).is_file(), "{file}");
+    }
+    let out = hookhost(&project, &["new", "my-guard"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("my-guard already exists"));
+    let out = hookhost(&project, &["new", "9lives"]);
+    assert!(text(&out.stderr).contains("`9lives` is not a valid hook name"));
+
+    // It builds as generated (sharing the fixtures' target directory to save a build), and its
+    // unit test passes natively.
+    let crate_dir = project.path("my-guard");
+    let target = Path::new(env!("CARGO_TARGET_TMPDIR")).join("../fixtures");
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    for args in [
+        vec!["test", "--quiet"],
+        vec!["build", "--quiet", "--release", "--target", "wasm32-wasip2"],
+    ] {
+        let output = Command::new(&cargo)
+            .args(&args)
+            .current_dir(&crate_dir)
+            .env("CARGO_TARGET_DIR", &target)
+            .env_remove("RUSTFLAGS")
+            .output()
+            .unwrap();
+        assert!(
+            output.status.success(),
+            "cargo {args:?}: {}",
+            text(&output.stderr)
+        );
+    }
+    // Its hooks.toml expects the component in its own target directory.
+    std::fs::create_dir_all(crate_dir.join("target/wasm32-wasip2/release")).unwrap();
+    std::fs::copy(
+        target.join("wasm32-wasip2/release/my_guard.wasm"),
+        crate_dir.join("target/wasm32-wasip2/release/my_guard.wasm"),
+    )
+    .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_hookhost"))
+        .args([
+            "fire",
+            "PreToolUse",
+            "--config",
+            "hooks.toml",
+            "--tool",
+            "Bash",
+            "--input",
+            r#"{"command":"git push --force"}"#,
+        ])
+        .current_dir(&crate_dir)
+        .env("HOOKHOST_CACHE_DIR", "off")
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "{}{}",
+        text(&out.stdout),
+        text(&out.stderr)
+    );
+    assert!(text(&out.stdout).contains("blocked by my-guard: force pushes rewrite shared history"));
+}
