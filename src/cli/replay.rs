@@ -352,7 +352,7 @@ impl Progress {
     }
 
     fn update(&self, done: usize) {
-        if self.enabled && (done % 25 == 0 || done == self.total) {
+        if self.enabled && (done.is_multiple_of(25) || done == self.total) {
             let width = 30;
             let filled = width * done / self.total.max(1);
             let mut err = std::io::stderr().lock();
