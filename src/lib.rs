@@ -36,6 +36,7 @@
 //! # Ok(()) }
 //! ```
 
+pub mod bundle;
 pub mod config;
 pub mod convergence;
 pub mod counters;
@@ -53,7 +54,7 @@ pub use config::{Config, ConfigError, HookSpec, OnFailure, Role};
 pub use counters::{BlockCounters, MAX_CONSECUTIVE_BLOCKS, MAX_TOTAL_BLOCKS};
 pub use event::{StopReason, ToolCall};
 pub use outcome::{Block, GuardDecision, HookReport, PostToolOutcome, PreToolOutcome, StopOutcome};
-pub use runner::{HookRunner, RunnerOptions};
+pub use runner::{HookRunner, RunnerOptions, WasmInfo};
 pub use verdict::{HookFailure, Signal, Verdict};
 
 pub(crate) use runner::error_chain;

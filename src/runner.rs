@@ -8,8 +8,11 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 use std::time::Instant;
 
+use crate::bundle::{TrustStore, TrustedKey};
 use crate::command::CommandHook;
-use crate::config::{Config, ConfigError, ConfigProblem, HookSource, HookSpec, OnFailure, Role};
+use crate::config::{
+    Config, ConfigError, ConfigProblem, HookSource, HookSpec, KeySource, OnFailure, Role, TrustSpec,
+};
 use crate::convergence::{
     ConvergenceError, ConvergenceStore, FinalState, Observation, timestamp_now,
 };
@@ -20,6 +23,17 @@ use crate::outcome::{
 use crate::runtime::{HookRequest, Runtime};
 use crate::verdict::{HookFailure, Verdict};
 use crate::wasm::{CacheMode, CacheOutcome, CompileCache, WasmEngine, WasmHook};
+
+/// What loading a wasm hook established.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WasmInfo {
+    /// Compiled, or taken from the compile cache.
+    pub cache: CacheOutcome,
+    /// SHA-256 of the component file, hex.
+    pub sha256: String,
+    /// The trusted keys whose signatures verified (empty for an unsigned bundle).
+    pub signers: Vec<String>,
+}
 
 /// How a runner is set up, beyond its configuration.
 #[derive(Debug, Clone)]
@@ -100,8 +114,9 @@ impl HookRunner {
     pub fn new(config: Config, options: RunnerOptions) -> Result<HookRunner, ConfigError> {
         let mut problems = Vec::new();
         let mut hooks = Vec::new();
-        let mut wasm = WasmRuntime::new(&config, &options);
         let base_dir = config.base_dir().to_path_buf();
+        let trust = trust_store(&config.trust, &base_dir, &mut problems);
+        let mut wasm = WasmRuntime::new(&config, &options, trust);
         for spec in config.hooks {
             match prepare(&spec, &options, &base_dir, &mut wasm) {
                 Ok(runtime) if spec.enabled => hooks.push(LoadedHook { spec, runtime }),
@@ -168,12 +183,19 @@ impl HookRunner {
 
     /// The enabled wasm hooks, with how each component was obtained at load (compiled, or
     /// from the compile cache).
-    pub fn wasm_hooks(&self) -> impl Iterator<Item = (&HookSpec, CacheOutcome)> {
+    pub fn wasm_hooks(&self) -> impl Iterator<Item = (&HookSpec, WasmInfo)> {
         self.inner
             .hooks
             .iter()
             .filter_map(|hook| match &hook.runtime {
-                Runtime::Wasm(wasm) => Some((&hook.spec, wasm.cache)),
+                Runtime::Wasm(wasm) => Some((
+                    &hook.spec,
+                    WasmInfo {
+                        cache: wasm.cache,
+                        sha256: wasm.sha256.clone(),
+                        signers: wasm.signers.clone(),
+                    },
+                )),
                 Runtime::Command(_) => None,
             })
     }
@@ -402,10 +424,11 @@ struct WasmRuntime {
     engine: Option<Arc<WasmEngine>>,
     fuel: bool,
     cache: CacheMode,
+    trust: TrustStore,
 }
 
 impl WasmRuntime {
-    fn new(config: &Config, options: &RunnerOptions) -> WasmRuntime {
+    fn new(config: &Config, options: &RunnerOptions, trust: TrustStore) -> WasmRuntime {
         let fuel = config.hooks.iter().any(
             |hook| matches!(&hook.source, HookSource::Wasm(wasm) if wasm.grants.fuel.is_some()),
         );
@@ -413,6 +436,7 @@ impl WasmRuntime {
             engine: None,
             fuel,
             cache: options.cache.clone(),
+            trust,
         }
     }
 
@@ -453,9 +477,50 @@ fn prepare(
         }
         HookSource::Wasm(spec) => {
             let engine = wasm.engine()?;
-            WasmHook::load(&engine, spec, base_dir, &options.cwd).map(Runtime::Wasm)
+            WasmHook::load(&engine, spec, base_dir, &options.cwd, &wasm.trust).map(Runtime::Wasm)
         }
     }
+}
+
+/// The `[trust]` table's keys, read and parsed; unreadable keys are configuration problems.
+fn trust_store(spec: &TrustSpec, base_dir: &Path, problems: &mut Vec<ConfigProblem>) -> TrustStore {
+    let mut store = TrustStore {
+        keys: Vec::new(),
+        require_signed: spec.require_signed,
+    };
+    for key in &spec.keys {
+        let parsed = match &key.source {
+            KeySource::Inline(text) => minisign::PublicKey::from_base64(text).map_err(|e| {
+                format!(
+                    "trust key \"{}\": `key` is not a minisign public key: {e}",
+                    key.id
+                )
+            }),
+            KeySource::File(path) => {
+                let path = base_dir.join(path);
+                minisign::PublicKey::from_file(&path).map_err(|e| {
+                    format!(
+                        "trust key \"{}\": cannot read a minisign public key from {}: {e}",
+                        key.id,
+                        path.display()
+                    )
+                })
+            }
+        };
+        match parsed {
+            Ok(public) => store.keys.push(TrustedKey {
+                name: key.id.clone(),
+                key: public,
+                revoked: key.revoked,
+            }),
+            Err(message) => problems.push(ConfigProblem {
+                location: key.location,
+                hook: None,
+                message,
+            }),
+        }
+    }
+    store
 }
 
 /// Runs file I/O off the async worker threads.

@@ -19,10 +19,10 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
     let options = RunnerOptions::new(args.config.cwd()?);
     let loaded = Config::load(&path).and_then(|config| {
         let all = config.hooks.clone();
-        HookRunner::new(config, options).map(|_| all)
+        HookRunner::new(config, options).map(|runner| (all, runner))
     });
-    let hooks = match loaded {
-        Ok(hooks) => hooks,
+    let (hooks, runner) = match loaded {
+        Ok(loaded) => loaded,
         Err(error @ ConfigError::Invalid { .. }) => {
             eprintln!("{error}");
             return Ok(ExitCode::from(super::EXIT_ERROR));
@@ -34,6 +34,16 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
         .iter()
         .map(|hook| {
             let mut grants = access(&hook.source);
+            if let Some((_, info)) = runner
+                .wasm_hooks()
+                .find(|(spec, _)| spec.index == hook.index)
+            {
+                grants.push(if info.signers.is_empty() {
+                    "unsigned".to_string()
+                } else {
+                    format!("signed by {}", info.signers.join("+"))
+                });
+            }
             if hook.on_failure == OnFailure::Allow {
                 grants.push("advisory (on_failure=allow)".into());
             }

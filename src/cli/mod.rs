@@ -1,6 +1,7 @@
 //! Command-line interface: parse arguments, call the library, render the result.
 
 mod bench;
+mod bundle;
 mod check;
 mod fire;
 mod new;
@@ -88,6 +89,35 @@ enum Command {
                             hookhost bench --event PostToolUse --result 'test result: ok'"
     )]
     Bench(bench::BenchArgs),
+    /// Create a minisign key pair for signing bundles.
+    #[command(
+        after_help = "The keys are minisign keys: `minisign -G` makes the same kind, and either tool can use \
+                            the other's.\n\nExamples:\n  hookhost keygen --out team\n  \
+                            HOOKHOST_KEY_PASSWORD=... hookhost keygen --out ci --password-env HOOKHOST_KEY_PASSWORD"
+    )]
+    Keygen(bundle::KeygenArgs),
+    /// Sign a hook component (and set its metadata): it becomes a bundle that carries both.
+    #[command(
+        after_help = "Signing again with another key adds a signature (an author's and a security team's). \
+                            The signature covers the whole file except the signature sections, metadata included.\n\n\
+                            Examples:\n  hookhost sign guard.wasm --key team.key --name destructive-guard --version 1.2.0 --event PreToolUse/guard\n  \
+                            hookhost sign guard.wasm --key security.key"
+    )]
+    Sign(bundle::SignArgs),
+    /// Check a bundle's signatures against trusted keys.
+    #[command(
+        after_help = "Exit status: 0 when a trusted, unrevoked key signed it and no signature by a known key \
+                            fails; 1 otherwise.\n\nExamples:\n  hookhost verify guard.wasm --trusted team.pub\n  \
+                            hookhost verify guard.wasm --trusted security=RWQf6LRCGA9i53mlYecO4IzT51TGPpvWucNSCh1CBM0QTaLn73Y7GFO3\n  \
+                            hookhost verify guard.wasm --config .forgeflare/hooks.toml"
+    )]
+    Verify(bundle::VerifyArgs),
+    /// Show a bundle's metadata, interface and signatures without running it.
+    #[command(
+        after_help = "Examples:\n  hookhost inspect guard.wasm\n  hookhost inspect guard.wasm --json\n  \
+                            hookhost inspect guard.wasm --extract out && minisign -Vm out/payload.wasm -x out/signature-1.minisig -p team.pub"
+    )]
+    Inspect(bundle::InspectArgs),
 }
 
 /// Options every command that reads a configuration shares.
@@ -147,5 +177,9 @@ pub fn run() -> Result<ExitCode> {
         Command::Replay(args) => runtime.block_on(replay::run(args)),
         Command::New(args) => new::run(args),
         Command::Bench(args) => runtime.block_on(bench::run(args)),
+        Command::Keygen(args) => bundle::keygen(args),
+        Command::Sign(args) => bundle::sign(args),
+        Command::Verify(args) => bundle::verify(args),
+        Command::Inspect(args) => bundle::inspect(args),
     }
 }

@@ -41,6 +41,39 @@ pub struct Config {
     pub path: PathBuf,
     /// Every hook of the file, enabled or not, in declaration order.
     pub hooks: Vec<HookSpec>,
+    /// The `[trust]` table: keys for signed bundles.
+    pub trust: TrustSpec,
+}
+
+/// The `[trust]` table.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TrustSpec {
+    /// Every wasm hook needs a valid signature from a trusted, unrevoked key.
+    pub require_signed: bool,
+    /// The keys, in file order.
+    pub keys: Vec<KeySpec>,
+}
+
+/// One `[[trust.keys]]` entry.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeySpec {
+    /// The name messages use for the key.
+    pub id: String,
+    /// The public key.
+    pub source: KeySource,
+    /// A revoked key's signatures are refused.
+    pub revoked: bool,
+    /// Where the entry is in the file.
+    pub location: Location,
+}
+
+/// Where a public key comes from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum KeySource {
+    /// `key = "RWQ..."`: a minisign public key, base64.
+    Inline(String),
+    /// `file = "keys/team.pub"`: a minisign public key file, relative to the config file.
+    File(PathBuf),
 }
 
 impl Config {
@@ -74,8 +107,8 @@ impl Config {
     /// relative paths; the file is not read.
     pub fn parse(text: &str, path: impl AsRef<Path>) -> Result<Config, ConfigError> {
         let path = path.as_ref().to_path_buf();
-        match parse::parse_hooks(text) {
-            Ok(hooks) => Ok(Config { path, hooks }),
+        match parse::parse_file(text) {
+            Ok((hooks, trust)) => Ok(Config { path, hooks, trust }),
             Err(problems) => Err(ConfigError::Invalid { path, problems }),
         }
     }
@@ -85,6 +118,7 @@ impl Config {
         Config {
             path: path.as_ref().to_path_buf(),
             hooks: Vec::new(),
+            trust: TrustSpec::default(),
         }
     }
 
@@ -218,6 +252,8 @@ pub struct WasmSpec {
     pub grants: Grants,
     /// The `[hooks.config]` table, as JSON; an empty object when absent.
     pub config: serde_json::Value,
+    /// `sha256 = "..."`: the file must have exactly this digest.
+    pub sha256: Option<String>,
 }
 
 /// Default `max_memory_mb` of a wasm hook.

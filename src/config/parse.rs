@@ -11,7 +11,8 @@ use toml::de::{DeTable, DeValue};
 
 use super::{
     CommandSpec, ConfigProblem, DEFAULT_STOP_TIMEOUT_MS, DEFAULT_TIMEOUT_MS, Grants, HookSource,
-    HookSpec, Location, MAX_MEMORY_MB_LIMIT, OnFailure, Role, WasmSpec,
+    HookSpec, KeySource, KeySpec, Location, MAX_MEMORY_MB_LIMIT, OnFailure, Role, TrustSpec,
+    WasmSpec,
 };
 
 /// The longest `timeout_ms` accepted: an hour is already far more than any hook should take,
@@ -36,12 +37,13 @@ const HOOK_KEYS: &[&str] = &[
     "max_memory_mb",
     "fuel",
     "config",
+    "sha256",
 ];
 /// Keys that only mean something for one kind of hook.
 const COMMAND_ONLY_KEYS: &[&str] = &["cwd"];
-const WASM_ONLY_KEYS: &[&str] = &["read", "write", "max_memory_mb", "fuel", "config"];
+const WASM_ONLY_KEYS: &[&str] = &["read", "write", "max_memory_mb", "fuel", "config", "sha256"];
 
-pub(super) fn parse_hooks(text: &str) -> Result<Vec<HookSpec>, Vec<ConfigProblem>> {
+pub(super) fn parse_file(text: &str) -> Result<(Vec<HookSpec>, TrustSpec), Vec<ConfigProblem>> {
     let mut sink = Problems {
         text,
         list: Vec::new(),
@@ -60,8 +62,10 @@ pub(super) fn parse_hooks(text: &str) -> Result<Vec<HookSpec>, Vec<ConfigProblem
     }
 
     let mut hooks = Vec::new();
+    let mut trust = TrustSpec::default();
     for (key, value) in doc.get_ref().iter() {
         match key.get_ref().as_ref() {
+            "trust" => trust = parse_trust(value, &mut sink),
             "hooks" => match value.get_ref() {
                 DeValue::Array(items) => {
                     for (index, item) in items.iter().enumerate() {
@@ -91,10 +95,136 @@ pub(super) fn parse_hooks(text: &str) -> Result<Vec<HookSpec>, Vec<ConfigProblem
     }
 
     if sink.list.is_empty() {
-        Ok(hooks)
+        Ok((hooks, trust))
     } else {
         Err(sink.finish())
     }
+}
+
+/// `[trust]`: `require_signed`, and `[[trust.keys]]` entries with `id`, `key` or `file`, and
+/// `revoked`.
+fn parse_trust(value: &Spanned<DeValue<'_>>, sink: &mut Problems<'_>) -> TrustSpec {
+    let mut trust = TrustSpec::default();
+    let DeValue::Table(table) = value.get_ref() else {
+        sink.push(
+            &value.span(),
+            None,
+            "`trust` must be a table: write it as `[trust]`".to_string(),
+        );
+        return trust;
+    };
+    for (key, value) in table.iter() {
+        match (key.get_ref().as_ref(), value.get_ref()) {
+            ("require_signed", DeValue::Boolean(b)) => trust.require_signed = *b,
+            ("require_signed", other) => sink.push(
+                &value.span(),
+                None,
+                format!("`trust.require_signed` must be true or false, found {}", other.type_str()),
+            ),
+            ("keys", DeValue::Array(items)) => {
+                for item in items.iter() {
+                    if let Some(key) = parse_key(item, sink) {
+                        trust.keys.push(key);
+                    }
+                }
+            }
+            ("keys", _) => sink.push(
+                &value.span(),
+                None,
+                "`trust.keys` must be a list of tables: write each key as `[[trust.keys]]`".to_string(),
+            ),
+            (other, _) => sink.push(
+                &key.span(),
+                None,
+                format!("unknown key `trust.{other}`; [trust] takes `require_signed` and `[[trust.keys]]`"),
+            ),
+        }
+    }
+    let mut seen = std::collections::HashSet::new();
+    for key in &trust.keys {
+        if !seen.insert(key.id.clone()) {
+            sink.list.push(ConfigProblem {
+                location: key.location,
+                hook: None,
+                message: format!(
+                    "trust key id \"{}\" is used twice; give each key its own id",
+                    key.id
+                ),
+            });
+        }
+    }
+    trust
+}
+
+fn parse_key(item: &Spanned<DeValue<'_>>, sink: &mut Problems<'_>) -> Option<KeySpec> {
+    let location = Location::of_offset(sink.text, item.span().start);
+    let DeValue::Table(table) = item.get_ref() else {
+        sink.push(
+            &item.span(),
+            None,
+            "each `[[trust.keys]]` entry must be a table".to_string(),
+        );
+        return None;
+    };
+    let (mut id, mut inline, mut file, mut revoked) = (None, None, None, false);
+    let mut ok = true;
+    for (key, value) in table.iter() {
+        let name = key.get_ref().as_ref();
+        match (name, value.get_ref()) {
+            ("id" | "key" | "file", DeValue::String(s)) if !s.trim().is_empty() => match name {
+                "id" => id = Some(s.to_string()),
+                "key" => inline = Some(s.trim().to_string()),
+                _ => file = Some(PathBuf::from(s.as_ref())),
+            },
+            ("id" | "key" | "file", _) => {
+                sink.push(
+                    &value.span(),
+                    None,
+                    format!("`{name}` of a trust key must be a non-empty string"),
+                );
+                ok = false;
+            }
+            ("revoked", DeValue::Boolean(b)) => revoked = *b,
+            ("revoked", _) => {
+                sink.push(
+                    &value.span(),
+                    None,
+                    "`revoked` must be true or false".to_string(),
+                );
+                ok = false;
+            }
+            (other, _) => {
+                sink.push(&key.span(), None, format!("unknown key `{other}` in a trust key; it takes id, key or file, and revoked"));
+                ok = false;
+            }
+        }
+    }
+    let Some(id) = id else {
+        sink.push(
+            &item.span(),
+            None,
+            "a trust key needs an `id` (the name messages use for it)".to_string(),
+        );
+        return None;
+    };
+    let source = match (inline, file) {
+        (Some(key), None) => KeySource::Inline(key),
+        (None, Some(path)) => KeySource::File(path),
+        _ => {
+            sink.push(
+                &item.span(),
+                None,
+                format!("trust key \"{id}\" needs exactly one of `key` (a minisign public key) or `file` (a .pub file)"),
+            );
+            return None;
+        }
+    };
+    ok.then_some(KeySpec {
+        id,
+        source,
+        revoked,
+        location,
+    })
 }
 
 /// Problems collected while walking one file.
@@ -524,6 +654,14 @@ fn parse_source(
             hook.reject_keys(COMMAND_ONLY_KEYS, "command", sink);
             let (path, _) = hook.string("wasm", sink)?;
             let grants = parse_grants(hook, sink);
+            let sha256 = hook.string("sha256", sink).map(|(digest, _)| digest);
+            if let Some(digest) = &sha256 {
+                if digest.len() != 64 || !digest.chars().all(|c| c.is_ascii_hexdigit()) {
+                    if let Some((value, _)) = hook.field("sha256") {
+                        hook.problem(sink, &value.span(), "`sha256` must be 64 hex digits (the SHA-256 of the .wasm file, as `sha256sum` prints it)".to_string());
+                    }
+                }
+            }
             let config = match hook.field("config") {
                 None => Some(serde_json::Value::Object(Default::default())),
                 Some((value, _)) => match value.get_ref() {
@@ -542,6 +680,7 @@ fn parse_source(
                 path: PathBuf::from(path),
                 grants: grants?,
                 config: config?,
+                sha256,
             }))
         }
         (Some(_), None) => {

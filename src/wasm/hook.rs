@@ -13,6 +13,7 @@ use super::engine::WasmEngine;
 use super::inspect;
 use super::output::GuestOutput;
 use super::store::{CallState, HookShared, Sandbox};
+use crate::bundle::{self, TrustStore};
 use crate::command::StderrCapture;
 use crate::config::WasmSpec;
 use crate::event::{EventPayload, GuardContext, StopReason};
@@ -28,6 +29,10 @@ pub(crate) struct WasmHook {
     fuel: Option<u64>,
     /// How the component was obtained at load.
     pub(crate) cache: CacheOutcome,
+    /// The trusted keys whose signatures verified.
+    pub(crate) signers: Vec<String>,
+    /// SHA-256 of the file, hex.
+    pub(crate) sha256: String,
 }
 
 impl std::fmt::Debug for WasmHook {
@@ -49,12 +54,18 @@ impl WasmHook {
         spec: &WasmSpec,
         base_dir: &Path,
         cwd: &Path,
+        trust: &TrustStore,
     ) -> Result<WasmHook, String> {
         let path = base_dir.join(&spec.path);
         let bytes = std::fs::read(&path)
             .map_err(|error| format!("cannot read `wasm` file {}: {error}", path.display()))?;
         let describe = |problem: String| format!("`wasm` file {} {problem}", path.display());
         inspect::check_header(&bytes).map_err(describe)?;
+        // Provenance first: nothing unverified reaches the compiler or the compile cache.
+        if let Some(pin) = &spec.sha256 {
+            bundle::verify_pin(&bytes, pin).map_err(|e| describe(e.to_string()))?;
+        }
+        let verified = bundle::verify(&bytes, trust).map_err(|e| describe(e.to_string()))?;
         let sha256: [u8; 32] = Sha256::digest(&bytes).into();
         let (component, cache) =
             engine
@@ -83,6 +94,8 @@ impl WasmHook {
             }),
             fuel: spec.grants.fuel,
             cache,
+            signers: verified.signers,
+            sha256: super::cache::hex(&sha256),
         })
     }
 

@@ -515,3 +515,177 @@ fn new_scaffolds_a_hook_that_builds_and_blocks() {
     );
     assert!(text(&out.stdout).contains("blocked by my-guard: force pushes rewrite shared history"));
 }
+
+#[test]
+fn keygen_sign_verify_inspect_end_to_end() {
+    let project = Project::new();
+    let run = |args: &[&str]| hookhost(&project, args);
+    assert_eq!(
+        run(&["keygen", "--out", "author", "--unencrypted"])
+            .status
+            .code(),
+        Some(0)
+    );
+    let out = run(&[
+        "keygen",
+        "--out",
+        "security",
+        "--password-env",
+        "HOOKHOST_TEST_UNSET_PASSWORD",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("HOOKHOST_TEST_UNSET_PASSWORD (--password-env) is not set"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_hookhost"))
+        .args([
+            "keygen",
+            "--out",
+            "security",
+            "--password-env",
+            "KEY_PASSWORD",
+        ])
+        .env("KEY_PASSWORD", "correct horse")
+        .current_dir(project.root())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).contains("[[trust.keys]]\nid = \"security\"\nkey = \"RW"),
+        "{}",
+        text(&out.stdout)
+    );
+    let out = run(&["keygen", "--out", "author", "--unencrypted"]);
+    assert!(
+        text(&out.stderr).contains("author.key already exists"),
+        "keys are never overwritten"
+    );
+
+    std::fs::copy(crate::support::probe(), project.path("policy.wasm")).unwrap();
+    let out = run(&[
+        "sign",
+        "policy.wasm",
+        "--key",
+        "author.key",
+        "--name",
+        "probe",
+        "--version",
+        "0.3.0",
+        "--event",
+        "PreToolUse/guard",
+        "--description",
+        "test policy",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("it carries 1 signature"));
+    let out = run(&["sign", "policy.wasm", "--key", "security.key"]);
+    assert!(text(&out.stderr).contains("security.key is encrypted and there is no terminal to ask for its password: pass --password-env VAR"), "{}", text(&out.stderr));
+    let out = Command::new(env!("CARGO_BIN_EXE_hookhost"))
+        .args([
+            "sign",
+            "policy.wasm",
+            "--key",
+            "security.key",
+            "--password-env",
+            "KEY_PASSWORD",
+        ])
+        .env("KEY_PASSWORD", "correct horse")
+        .current_dir(project.root())
+        .output()
+        .unwrap();
+    assert!(
+        text(&out.stdout).contains("it carries 2 signatures"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = run(&[
+        "sign",
+        "policy.wasm",
+        "--key",
+        "author.key",
+        "--version",
+        "0.4.0",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr)
+            .contains("changing the metadata would invalidate the 2 existing signatures"),
+        "{}",
+        text(&out.stderr)
+    );
+
+    let out = run(&["verify", "policy.wasm", "--trusted", "author.pub"]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}{}",
+        text(&out.stdout),
+        text(&out.stderr)
+    );
+    assert!(
+        text(&out.stdout).contains("policy.wasm: OK, signed by author"),
+        "{}",
+        text(&out.stdout)
+    );
+    let out = run(&["keygen", "--out", "stranger", "--unencrypted"]);
+    assert_eq!(out.status.code(), Some(0));
+    let out = run(&["verify", "policy.wasm", "--trusted", "stranger.pub"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("is signed, but by an untrusted key"),
+        "{}",
+        text(&out.stderr)
+    );
+
+    let out = run(&["inspect", "policy.wasm"]);
+    let stdout = text(&out.stdout);
+    for expected in [
+        "name         probe",
+        "version      0.3.0",
+        "events       PreToolUse/guard",
+        "exports      hookhost:hooks/handler@0.1.0",
+        "signature 2  key ",
+    ] {
+        assert!(stdout.contains(expected), "{expected}: {stdout}");
+    }
+    let out = run(&["inspect", "policy.wasm", "--json", "--extract", "extracted"]);
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["metadata"]["name"], "probe");
+    assert_eq!(json["signatures"].as_array().unwrap().len(), 2);
+    assert!(
+        project.path("extracted/payload.wasm").is_file()
+            && project.path("extracted/signature-2.minisig").is_file()
+    );
+
+    // hooks.toml trust, as keygen suggested it, and `check` showing who signed.
+    let public = std::fs::read_to_string(project.path("author.pub")).unwrap();
+    let key = public.lines().nth(1).unwrap();
+    std::fs::write(
+        project.path("hooks.toml"),
+        format!("[trust]\nrequire_signed = true\n[[trust.keys]]\nid = \"author\"\nkey = \"{key}\"\n[[trust.keys]]\nid = \"security\"\nfile = \"security.pub\"\n\n[[hooks]]\nname = \"probe\"\nevent = \"Stop\"\nwasm = \"policy.wasm\"\n"),
+    )
+    .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_hookhost"))
+        .args(["check"])
+        .env(
+            "HOOKHOST_CACHE_DIR",
+            Path::new(env!("CARGO_TARGET_TMPDIR")).join("compile-cache"),
+        )
+        .current_dir(project.root())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).contains("signed by author+security"),
+        "{}",
+        text(&out.stdout)
+    );
+    let out = run(&["verify", "policy.wasm", "--config", "hooks.toml"]);
+    assert!(
+        text(&out.stdout).contains("OK, signed by author, security"),
+        "{}",
+        text(&out.stdout)
+    );
+}

@@ -151,7 +151,7 @@ fn compile_cache_hits_and_never_trusts_a_bad_entry() {
     let project = Project::new();
     let cache = project.path("cache");
     let probe = probe();
-    let outcome = |runner: &HookRunner| runner.wasm_hooks().next().unwrap().1;
+    let outcome = |runner: &HookRunner| runner.wasm_hooks().next().unwrap().1.cache;
 
     assert_eq!(
         outcome(&runner_with_cache(&project, &cache, &probe)),
@@ -221,7 +221,8 @@ fn runners_starting_together_share_the_cache_without_corrupting_it() {
             .wasm_hooks()
             .next()
             .unwrap()
-            .1,
+            .1
+            .cache,
         CacheOutcome::Hit
     );
 }
@@ -237,7 +238,7 @@ fn a_disabled_cache_writes_nothing() {
     options.cache = CacheMode::Disabled;
     let runner = HookRunner::load(config, options).unwrap();
     assert_eq!(
-        runner.wasm_hooks().next().unwrap().1,
+        runner.wasm_hooks().next().unwrap().1.cache,
         CacheOutcome::Uncached
     );
 }

@@ -1,0 +1,28 @@
+//! Signed policy bundles: a hook component that carries its own metadata and signatures in
+//! custom sections, so that one `.wasm` file travels and stays a valid component that any
+//! runtime loads.
+//!
+//! - `hookhost.metadata`: JSON ([`Metadata`]): name, version, description, events, default
+//!   config, config schema.
+//! - `hookhost.signature`: one per signature, each a minisign signature (text) of the
+//!   bundle's *payload*: the file with every `hookhost.signature` section removed. Metadata is
+//!   part of the payload, so editing it after signing breaks every signature.
+//!
+//! Keys and signatures are minisign's (Ed25519, BLAKE2b-prehashed): teams generate and keep
+//! keys with `minisign -G` or `hookhost keygen`, and can check a bundle with the minisign tool
+//! on the payload `hookhost inspect --extract` writes out.
+
+mod metadata;
+pub mod sections;
+mod trust;
+
+pub use metadata::{Metadata, read_metadata, with_metadata};
+pub use trust::{
+    BundleError, KeyId, SignatureInfo, TrustStore, TrustedKey, Verified, sign, signatures, verify,
+    verify_pin,
+};
+
+/// The bytes a signature covers: the file without its signature sections.
+pub fn payload(bytes: &[u8]) -> Result<Vec<u8>, sections::MalformedBinary> {
+    sections::without_custom(bytes, sections::SIGNATURE_SECTION)
+}

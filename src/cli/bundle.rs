@@ -1,0 +1,534 @@
+//! Signed bundles from the terminal: `keygen`, `sign`, `verify`, `inspect`.
+
+use std::io::IsTerminal as _;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{Context as _, Result, bail};
+use hookhost::bundle::{self, Metadata, TrustStore, TrustedKey};
+use minisign::{KeyPair, PublicKey, SecretKey, SecretKeyBox};
+use serde_json::json;
+
+use super::render;
+
+#[derive(clap::Args)]
+pub struct KeygenArgs {
+    /// Write PREFIX.key (secret) and PREFIX.pub (public)
+    #[arg(long, value_name = "PREFIX", default_value = "hookhost")]
+    out: PathBuf,
+    /// Encrypt the secret key with the password in this environment variable
+    #[arg(long, value_name = "VAR", conflicts_with = "unencrypted")]
+    password_env: Option<String>,
+    /// Leave the secret key unencrypted (for CI signing keys kept in a secret store)
+    #[arg(long)]
+    unencrypted: bool,
+}
+
+#[derive(clap::Args)]
+pub struct SignArgs {
+    /// The bundle (.wasm component) to sign; it is updated in place unless --output is given
+    file: PathBuf,
+    /// The minisign secret key
+    #[arg(long, value_name = "FILE")]
+    key: PathBuf,
+    /// The secret key's password, from this environment variable (else: asked on a terminal)
+    #[arg(long, value_name = "VAR")]
+    password_env: Option<String>,
+    /// Write the signed bundle here instead
+    #[arg(long, short, value_name = "FILE")]
+    output: Option<PathBuf>,
+    /// Metadata: the policy's name
+    #[arg(long)]
+    name: Option<String>,
+    /// Metadata: its version
+    #[arg(long)]
+    version: Option<String>,
+    /// Metadata: what it does
+    #[arg(long)]
+    description: Option<String>,
+    /// Metadata: the events it implements (for example PreToolUse/guard); repeatable
+    #[arg(long = "event", value_name = "EVENT")]
+    events: Vec<String>,
+    /// Metadata: its default [hooks.config], a TOML or JSON file
+    #[arg(long, value_name = "FILE")]
+    default_config: Option<PathBuf>,
+    /// Metadata: a JSON Schema of its [hooks.config]
+    #[arg(long, value_name = "FILE")]
+    config_schema: Option<PathBuf>,
+    /// Drop the existing signatures (needed when changing the metadata of a signed bundle)
+    #[arg(long)]
+    replace_signatures: bool,
+}
+
+#[derive(clap::Args)]
+pub struct VerifyArgs {
+    /// The bundle
+    file: PathBuf,
+    /// A trusted public key: a minisign .pub file or the key itself; `NAME=KEY` names it.
+    /// Repeatable
+    #[arg(long, value_name = "KEY")]
+    trusted: Vec<String>,
+    /// Also trust the [trust] keys of this hooks.toml
+    #[arg(long, value_name = "PATH")]
+    config: Option<PathBuf>,
+}
+
+#[derive(clap::Args)]
+pub struct InspectArgs {
+    /// The bundle
+    file: PathBuf,
+    /// Print one JSON object instead of text
+    #[arg(long)]
+    json: bool,
+    /// Write the signed payload and each signature (as .minisig) into DIR, for the minisign
+    /// tool: `minisign -Vm DIR/payload.wasm -x DIR/signature-1.minisig -p KEY.pub`
+    #[arg(long, value_name = "DIR")]
+    extract: Option<PathBuf>,
+}
+
+pub fn keygen(args: KeygenArgs) -> Result<ExitCode> {
+    let secret_path = args.out.with_extension("key");
+    let public_path = args.out.with_extension("pub");
+    for path in [&secret_path, &public_path] {
+        if path.exists() {
+            bail!(
+                "{} already exists; pick another --out prefix (keys are never overwritten)",
+                path.display()
+            );
+        }
+    }
+    let pair = if args.unencrypted {
+        KeyPair::generate_unencrypted_keypair()
+    } else if let Some(var) = &args.password_env {
+        KeyPair::generate_encrypted_keypair(Some(password_from(var)?))
+    } else if std::io::stdin().is_terminal() {
+        KeyPair::generate_encrypted_keypair(None)
+    } else {
+        bail!("no terminal to ask for a password: pass --password-env VAR, or --unencrypted");
+    }
+    .map_err(|e| anyhow::anyhow!("cannot generate a key pair: {e}"))?;
+    let secret = pair
+        .sk
+        .to_box(Some("hookhost secret key"))
+        .map_err(|e| anyhow::anyhow!("{e}"))?
+        .into_string();
+    let public = pair
+        .pk
+        .to_box()
+        .map_err(|e| anyhow::anyhow!("{e}"))?
+        .into_string();
+    write_new(&secret_path, secret.as_bytes(), 0o600)?;
+    write_new(&public_path, public.as_bytes(), 0o644)?;
+    let key_id = key_id(&pair.pk);
+    println!("secret key: {} (keep it secret)", secret_path.display());
+    println!("public key: {} (key id {key_id})", public_path.display());
+    println!(
+        "\ntrust it in hooks.toml:\n\n[[trust.keys]]\nid = \"{}\"\nkey = \"{}\"",
+        args.out
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .unwrap_or("key"),
+        pair.pk.to_base64()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+pub fn sign(args: SignArgs) -> Result<ExitCode> {
+    let bytes = std::fs::read(&args.file)
+        .with_context(|| format!("cannot read {}", args.file.display()))?;
+    bundle::sections::sections(&bytes)
+        .with_context(|| format!("{} cannot be signed", args.file.display()))?;
+    let secret = load_secret_key(&args.key, args.password_env.as_deref())?;
+    let existing = bundle::signatures(&bytes)
+        .with_context(|| format!("{} has unreadable signatures", args.file.display()))?;
+
+    let current = bundle::read_metadata(&bytes)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", args.file.display()))?;
+    let wanted = metadata_from(&args, current.clone())?;
+    let mut bytes = bytes;
+    if wanted != current {
+        if !existing.is_empty() && !args.replace_signatures {
+            bail!(
+                "changing the metadata would invalidate the {} existing signature{} of {}; pass --replace-signatures to drop them and sign afresh",
+                existing.len(),
+                if existing.len() == 1 { "" } else { "s" },
+                args.file.display()
+            );
+        }
+        if let Some(metadata) = &wanted {
+            bytes = bundle::with_metadata(&bytes, metadata)?;
+        }
+    }
+    if args.replace_signatures {
+        bytes = bundle::payload(&bytes)?;
+    }
+    let id = key_id(&PublicKey::from_secret_key(&secret).map_err(|e| anyhow::anyhow!("{e}"))?);
+    let comment = match &wanted {
+        Some(m) => format!("hookhost bundle {} {} signed {}", m.name, m.version, now()),
+        None => format!("hookhost bundle signed {}", now()),
+    };
+    let signed =
+        bundle::sign(&bytes, &secret, &comment).map_err(|e| anyhow::anyhow!("cannot sign: {e}"))?;
+    let output = args.output.clone().unwrap_or_else(|| args.file.clone());
+    write_atomically(&output, &signed)?;
+    let count = bundle::signatures(&signed)?.len();
+    println!(
+        "signed {} with key {id}; it carries {count} signature{}",
+        output.display(),
+        if count == 1 { "" } else { "s" }
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+pub fn verify(args: VerifyArgs) -> Result<ExitCode> {
+    let bytes = std::fs::read(&args.file)
+        .with_context(|| format!("cannot read {}", args.file.display()))?;
+    let mut trust = TrustStore {
+        keys: Vec::new(),
+        require_signed: true,
+    };
+    for (i, spec) in args.trusted.iter().enumerate() {
+        trust.keys.push(parse_trusted(spec, i)?);
+    }
+    if let Some(path) = &args.config {
+        trust
+            .keys
+            .extend(trust_keys(&hookhost::Config::load(path)?)?);
+    }
+    if trust.keys.is_empty() {
+        bail!(
+            "no trusted keys: pass --trusted KEY (a .pub file or a minisign public key), or --config hooks.toml"
+        );
+    }
+    let signatures =
+        bundle::signatures(&bytes).map_err(|e| anyhow::anyhow!("{}: {e}", args.file.display()))?;
+    for info in &signatures {
+        let known = trust.keys.iter().find(|k| k.key_id() == info.key_id);
+        let who = match known {
+            Some(key) if key.revoked => format!("{} (REVOKED)", key.name),
+            Some(key) => key.name.clone(),
+            None => "unknown key".to_string(),
+        };
+        println!(
+            "signature by {} — {who}: {}",
+            info.key_id, info.trusted_comment
+        );
+    }
+    match bundle::verify(&bytes, &trust) {
+        Ok(verified) => {
+            println!(
+                "{}: OK, signed by {}",
+                args.file.display(),
+                verified.signers.join(", ")
+            );
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(error) => {
+            eprintln!("{} {error}", args.file.display());
+            Ok(ExitCode::from(super::EXIT_ERROR))
+        }
+    }
+}
+
+pub fn inspect(args: InspectArgs) -> Result<ExitCode> {
+    let bytes = std::fs::read(&args.file)
+        .with_context(|| format!("cannot read {}", args.file.display()))?;
+    let sha256 = {
+        use sha2::Digest as _;
+        sha2::Sha256::digest(&bytes)
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect::<String>()
+    };
+    let kind = match bytes.get(4..8) {
+        Some([0x0d, 0x00, 0x01, 0x00]) => "component",
+        Some([0x01, 0x00, 0x00, 0x00]) => "core module (not a hook: hooks are components)",
+        _ => "not WebAssembly",
+    };
+    let metadata = bundle::read_metadata(&bytes)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", args.file.display()))?;
+    let signatures =
+        bundle::signatures(&bytes).map_err(|e| anyhow::anyhow!("{}: {e}", args.file.display()))?;
+    let (imports, exports) = interface(&bytes);
+    if let Some(dir) = &args.extract {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+        std::fs::write(dir.join("payload.wasm"), bundle::payload(&bytes)?)?;
+        for (i, info) in signatures.iter().enumerate() {
+            std::fs::write(
+                dir.join(format!("signature-{}.minisig", i + 1)),
+                &info.minisig,
+            )?;
+        }
+    }
+    if args.json {
+        let sigs: Vec<_> = signatures
+            .iter()
+            .map(|s| json!({"key_id": s.key_id.to_string(), "trusted_comment": s.trusted_comment}))
+            .collect();
+        let out = json!({
+            "file": args.file, "size": bytes.len(), "sha256": sha256, "kind": kind,
+            "metadata": metadata, "signatures": sigs, "imports": imports, "exports": exports,
+        });
+        println!("{}", serde_json::to_string_pretty(&out)?);
+        return Ok(ExitCode::SUCCESS);
+    }
+    let mut rows = vec![
+        vec!["file".to_string(), args.file.display().to_string()],
+        vec!["size".to_string(), format!("{} bytes", bytes.len())],
+        vec!["sha256".to_string(), sha256],
+        vec!["kind".to_string(), kind.to_string()],
+    ];
+    match &metadata {
+        None => rows.push(vec![
+            "metadata".into(),
+            "none (add it with hookhost sign --name --version ...)".into(),
+        ]),
+        Some(m) => {
+            rows.push(vec!["name".into(), m.name.clone()]);
+            rows.push(vec!["version".into(), m.version.clone()]);
+            if !m.description.is_empty() {
+                rows.push(vec!["description".into(), m.description.clone()]);
+            }
+            rows.push(vec![
+                "events".into(),
+                if m.events.is_empty() {
+                    "(not declared)".into()
+                } else {
+                    m.events.join(", ")
+                },
+            ]);
+            if let Some(config) = &m.default_config {
+                rows.push(vec!["default config".into(), config.to_string()]);
+            }
+            if let Some(schema) = &m.config_schema {
+                rows.push(vec!["config schema".into(), schema.to_string()]);
+            }
+        }
+    }
+    rows.push(vec!["exports".into(), exports.join(", ")]);
+    rows.push(vec!["imports".into(), imports.join(", ")]);
+    if signatures.is_empty() {
+        rows.push(vec!["signatures".into(), "none".into()]);
+    }
+    for (i, s) in signatures.iter().enumerate() {
+        rows.push(vec![
+            format!("signature {}", i + 1),
+            format!("key {} — {}", s.key_id, s.trusted_comment),
+        ]);
+    }
+    let table = render::table(&["", ""], &rows);
+    // Skip the empty header line.
+    for line in table.lines().skip(1) {
+        println!("{line}");
+    }
+    if let Some(dir) = &args.extract {
+        println!(
+            "\nwrote {}/payload.wasm and {} .minisig file(s)",
+            dir.display(),
+            signatures.len()
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Component-level import and export names, read without compiling anything.
+fn interface(bytes: &[u8]) -> (Vec<String>, Vec<String>) {
+    let (mut imports, mut exports) = (Vec::new(), Vec::new());
+    let mut depth = 0usize;
+    for payload in wasmparser::Parser::new(0).parse_all(bytes) {
+        let Ok(payload) = payload else { break };
+        match payload {
+            wasmparser::Payload::ModuleSection { .. }
+            | wasmparser::Payload::ComponentSection { .. } => depth += 1,
+            wasmparser::Payload::End(_) => depth = depth.saturating_sub(1),
+            wasmparser::Payload::ComponentImportSection(reader) if depth == 0 => {
+                imports.extend(
+                    reader
+                        .into_iter()
+                        .flatten()
+                        .map(|i| i.name.name.to_string()),
+                );
+            }
+            wasmparser::Payload::ComponentExportSection(reader) if depth == 0 => {
+                exports.extend(
+                    reader
+                        .into_iter()
+                        .flatten()
+                        .map(|e| e.name.name.to_string()),
+                );
+            }
+            _ => {}
+        }
+    }
+    (imports, exports)
+}
+
+fn metadata_from(args: &SignArgs, current: Option<Metadata>) -> Result<Option<Metadata>> {
+    let any = args.name.is_some()
+        || args.version.is_some()
+        || args.description.is_some()
+        || !args.events.is_empty()
+        || args.default_config.is_some()
+        || args.config_schema.is_some();
+    if !any {
+        return Ok(current);
+    }
+    let mut metadata = current.unwrap_or_default();
+    if let Some(name) = &args.name {
+        metadata.name = name.clone();
+    }
+    if let Some(version) = &args.version {
+        metadata.version = version.clone();
+    }
+    if let Some(description) = &args.description {
+        metadata.description = description.clone();
+    }
+    if !args.events.is_empty() {
+        metadata.events = args.events.clone();
+    }
+    if let Some(path) = &args.default_config {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read {}", path.display()))?;
+        let value = match serde_json::from_str(&text) {
+            Ok(json) => json,
+            // TOML, read by the hooks.toml parser as the [hooks.config] of a throwaway hook.
+            Err(_) => {
+                let config = format!(
+                    "[[hooks]]\nevent = \"Stop\"\nwasm = \"x.wasm\"\n[hooks.config]\n{text}"
+                );
+                let parsed = hookhost::Config::parse(&config, path).with_context(|| {
+                    format!("{} is neither JSON nor a TOML table", path.display())
+                })?;
+                match &parsed.hooks[0].source {
+                    hookhost::config::HookSource::Wasm(wasm) => wasm.config.clone(),
+                    hookhost::config::HookSource::Command(_) => unreachable!("a wasm hook"),
+                }
+            }
+        };
+        metadata.default_config = Some(value);
+    }
+    if let Some(path) = &args.config_schema {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read {}", path.display()))?;
+        metadata.config_schema = Some(
+            serde_json::from_str(&text)
+                .with_context(|| format!("{} is not JSON", path.display()))?,
+        );
+    }
+    if metadata.name.is_empty() || metadata.version.is_empty() {
+        bail!("a bundle's metadata needs both --name and --version");
+    }
+    Ok(Some(metadata))
+}
+
+fn load_secret_key(path: &Path, password_env: Option<&str>) -> Result<SecretKey> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("cannot read the secret key {}", path.display()))?;
+    let boxed = || SecretKeyBox::from_string(&text);
+    let key = match password_env {
+        Some(var) => SecretKey::from_box(
+            boxed().map_err(|e| anyhow::anyhow!("{e}"))?,
+            Some(password_from(var)?),
+        ),
+        None => match SecretKey::from_unencrypted_box(boxed().map_err(|e| anyhow::anyhow!("{e}"))?)
+        {
+            Ok(key) => Ok(key),
+            Err(_) if std::io::stdin().is_terminal() => {
+                SecretKey::from_box(boxed().map_err(|e| anyhow::anyhow!("{e}"))?, None)
+            }
+            Err(_) => bail!(
+                "{} is encrypted and there is no terminal to ask for its password: pass --password-env VAR",
+                path.display()
+            ),
+        },
+    };
+    key.map_err(|e| anyhow::anyhow!("cannot use the secret key {}: {e}", path.display()))
+}
+
+fn password_from(var: &str) -> Result<String> {
+    std::env::var(var)
+        .with_context(|| format!("the environment variable {var} (--password-env) is not set"))
+}
+
+fn parse_trusted(spec: &str, index: usize) -> Result<TrustedKey> {
+    let (name, key) = match spec.split_once('=') {
+        Some((name, key)) if !name.is_empty() && !key.is_empty() && !Path::new(spec).exists() => {
+            (name.to_string(), key)
+        }
+        _ => match Path::new(spec).file_stem().and_then(|s| s.to_str()) {
+            Some(stem) if Path::new(spec).is_file() => (stem.to_string(), spec),
+            _ => (format!("key {}", index + 1), spec),
+        },
+    };
+    let public = if Path::new(key).is_file() {
+        PublicKey::from_file(key)
+            .map_err(|e| anyhow::anyhow!("{key} is not a minisign public key file: {e}"))?
+    } else {
+        PublicKey::from_base64(key).map_err(|e| {
+            anyhow::anyhow!("{key} is neither a .pub file nor a minisign public key: {e}")
+        })?
+    };
+    Ok(TrustedKey {
+        name,
+        key: public,
+        revoked: false,
+    })
+}
+
+fn trust_keys(config: &hookhost::Config) -> Result<Vec<TrustedKey>> {
+    let mut keys = Vec::new();
+    for key in &config.trust.keys {
+        let public = match &key.source {
+            hookhost::config::KeySource::Inline(text) => PublicKey::from_base64(text),
+            hookhost::config::KeySource::File(path) => {
+                PublicKey::from_file(config.base_dir().join(path))
+            }
+        }
+        .map_err(|e| anyhow::anyhow!("trust key \"{}\": {e}", key.id))?;
+        keys.push(TrustedKey {
+            name: key.id.clone(),
+            key: public,
+            revoked: key.revoked,
+        });
+    }
+    Ok(keys)
+}
+
+fn key_id(public: &PublicKey) -> String {
+    let mut id = [0u8; 8];
+    id.copy_from_slice(&public.keynum()[..8]);
+    format!("{:016X}", u64::from_le_bytes(id))
+}
+
+fn now() -> String {
+    humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string()
+}
+
+fn write_new(path: &Path, bytes: &[u8], mode: u32) -> Result<()> {
+    use std::io::Write as _;
+    use std::os::unix::fs::OpenOptionsExt as _;
+    let mut file = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(mode)
+        .open(path)
+        .with_context(|| format!("cannot create {}", path.display()))?;
+    file.write_all(bytes)
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    Ok(())
+}
+
+/// Writes next to the destination and renames over it: a failure leaves the old file whole.
+fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
+    let dir = match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    };
+    let mut tmp = tempfile::NamedTempFile::new_in(dir)
+        .with_context(|| format!("cannot write in {}", dir.display()))?;
+    std::io::Write::write_all(&mut tmp, bytes)?;
+    tmp.as_file().sync_all()?;
+    tmp.persist(path)
+        .with_context(|| format!("cannot replace {}", path.display()))?;
+    Ok(())
+}
