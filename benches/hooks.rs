@@ -33,7 +33,11 @@ fn main() {
     let scratch = tempfile::tempdir().expect("a scratch directory");
     let guard_wasm = build_destructive_guard(workspace);
     let input = json!({"command": "cargo test --release -- --nocapture"});
-    let call = ToolCall { tool: "Bash", input: &input, tool_iterations: 1 };
+    let call = ToolCall {
+        tool: "Bash",
+        input: &input,
+        tool_iterations: 1,
+    };
 
     let mut criterion = Criterion::default()
         .configure_from_args()
@@ -42,7 +46,11 @@ fn main() {
 
     // 1. No configuration: the future is ready on its first poll; poll it directly so that the
     //    measurement is the runner's, not an executor's.
-    let empty = HookRunner::load(scratch.path().join("missing.toml"), options(scratch.path(), CacheMode::Disabled)).unwrap();
+    let empty = HookRunner::load(
+        scratch.path().join("missing.toml"),
+        options(scratch.path(), CacheMode::Disabled),
+    )
+    .unwrap();
     criterion.bench_function("no_hooks", |b| {
         b.iter(|| poll_ready(empty.pre_tool_use(std::hint::black_box(call))))
     });
@@ -50,21 +58,52 @@ fn main() {
     // 2. The policy as a native closure.
     let config = destructive_guard::Config::default();
     criterion.bench_function("native", |b| {
-        b.iter(|| destructive_guard::check(std::hint::black_box("cargo test --release -- --nocapture"), &config))
+        b.iter(|| {
+            destructive_guard::check(
+                std::hint::black_box("cargo test --release -- --nocapture"),
+                &config,
+            )
+        })
     });
 
     // 3. The policy as a wasm hook, and 4. as a command hook.
-    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
     let cache = scratch.path().join("cache");
-    let wasm_runner = runner(scratch.path(), &format!("[[hooks]]\nevent = \"PreToolUse\"\nmatch_tool = \"Bash\"\nwasm = '{}'\n", guard_wasm.display()), CacheMode::Dir(cache.clone()));
-    let command_runner = runner(scratch.path(), &format!("[[hooks]]\nevent = \"PreToolUse\"\nmatch_tool = \"Bash\"\ncommand = '''{COMMAND_GUARD}'''\n"), CacheMode::Disabled);
+    let wasm_runner = runner(
+        scratch.path(),
+        &format!(
+            "[[hooks]]\nevent = \"PreToolUse\"\nmatch_tool = \"Bash\"\nwasm = '{}'\n",
+            guard_wasm.display()
+        ),
+        CacheMode::Dir(cache.clone()),
+    );
+    let command_runner = runner(
+        scratch.path(),
+        &format!(
+            "[[hooks]]\nevent = \"PreToolUse\"\nmatch_tool = \"Bash\"\ncommand = '''{COMMAND_GUARD}'''\n"
+        ),
+        CacheMode::Disabled,
+    );
     for (runner, expected) in [(&wasm_runner, true), (&command_runner, true)] {
-        assert_eq!(runtime.block_on(runner.pre_tool_use(call)).is_allowed(), expected, "the sample call is allowed");
+        assert_eq!(
+            runtime.block_on(runner.pre_tool_use(call)).is_allowed(),
+            expected,
+            "the sample call is allowed"
+        );
     }
-    criterion.bench_function("wasm", |b| b.iter(|| runtime.block_on(wasm_runner.pre_tool_use(call))));
+    criterion.bench_function("wasm", |b| {
+        b.iter(|| runtime.block_on(wasm_runner.pre_tool_use(call)))
+    });
     let mut group = criterion.benchmark_group("slow");
-    group.sample_size(30).measurement_time(Duration::from_secs(5));
-    group.bench_function("command", |b| b.iter(|| runtime.block_on(command_runner.pre_tool_use(call))));
+    group
+        .sample_size(30)
+        .measurement_time(Duration::from_secs(5));
+    group.bench_function("command", |b| {
+        b.iter(|| runtime.block_on(command_runner.pre_tool_use(call)))
+    });
 
     // 5. Loading 20 distinct wasm hooks, cold and warm.
     let twenty = twenty_hooks(scratch.path(), &guard_wasm);
@@ -75,7 +114,11 @@ fn main() {
             for _ in 0..iterations {
                 let _ = std::fs::remove_dir_all(&cold_dir);
                 let started = Instant::now();
-                drop(runner(scratch.path(), &twenty, CacheMode::Dir(cold_dir.clone())));
+                drop(runner(
+                    scratch.path(),
+                    &twenty,
+                    CacheMode::Dir(cold_dir.clone()),
+                ));
                 total += started.elapsed();
             }
             total
@@ -83,34 +126,51 @@ fn main() {
     });
     group.finish();
     let warm_dir = scratch.path().join("warm");
-    drop(runner(scratch.path(), &twenty, CacheMode::Dir(warm_dir.clone())));
-    criterion.bench_function("load_warm", |b| b.iter(|| runner(scratch.path(), &twenty, CacheMode::Dir(warm_dir.clone()))));
+    drop(runner(
+        scratch.path(),
+        &twenty,
+        CacheMode::Dir(warm_dir.clone()),
+    ));
+    criterion.bench_function("load_warm", |b| {
+        b.iter(|| runner(scratch.path(), &twenty, CacheMode::Dir(warm_dir.clone())))
+    });
 
     // 6. Throughput from many tasks on a multi-thread runtime.
-    let multi = tokio::runtime::Builder::new_multi_thread().enable_all().build().unwrap();
+    let multi = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .unwrap();
     let shared = Arc::new(wasm_runner.clone());
     let mut group = criterion.benchmark_group("throughput");
     const TASKS: u64 = 64;
     const CALLS: u64 = 16;
     group.throughput(Throughput::Elements(TASKS * CALLS));
-    group.bench_with_input(BenchmarkId::new("wasm_guard_calls", TASKS * CALLS), &(), |b, ()| {
-        b.iter(|| {
-            multi.block_on(async {
-                let mut tasks = tokio::task::JoinSet::new();
-                for _ in 0..TASKS {
-                    let runner = shared.clone();
-                    tasks.spawn(async move {
-                        let input = json!({"command": "cargo test --release -- --nocapture"});
-                        for i in 0..CALLS {
-                            let call = ToolCall { tool: "Bash", input: &input, tool_iterations: i as usize };
-                            assert!(runner.pre_tool_use(call).await.is_allowed());
-                        }
-                    });
-                }
-                while tasks.join_next().await.is_some() {}
+    group.bench_with_input(
+        BenchmarkId::new("wasm_guard_calls", TASKS * CALLS),
+        &(),
+        |b, ()| {
+            b.iter(|| {
+                multi.block_on(async {
+                    let mut tasks = tokio::task::JoinSet::new();
+                    for _ in 0..TASKS {
+                        let runner = shared.clone();
+                        tasks.spawn(async move {
+                            let input = json!({"command": "cargo test --release -- --nocapture"});
+                            for i in 0..CALLS {
+                                let call = ToolCall {
+                                    tool: "Bash",
+                                    input: &input,
+                                    tool_iterations: i as usize,
+                                };
+                                assert!(runner.pre_tool_use(call).await.is_allowed());
+                            }
+                        });
+                    }
+                    while tasks.join_next().await.is_some() {}
+                })
             })
-        })
-    });
+        },
+    );
     group.finish();
 
     criterion.final_summary();
@@ -136,16 +196,23 @@ fn twenty_hooks(dir: &Path, wasm: &Path) -> String {
     let mut config = String::new();
     for i in 0..20 {
         let path = dir.join(format!("hook-{i}.wasm"));
-        let distinct = hookhost::bundle::sections::with_custom(&bytes, "bench-copy", i.to_string().as_bytes());
+        let distinct =
+            hookhost::bundle::sections::with_custom(&bytes, "bench-copy", i.to_string().as_bytes());
         std::fs::write(&path, distinct).unwrap();
-        config.push_str(&format!("[[hooks]]\nevent = \"PreToolUse\"\nmatch_tool = \"Bash\"\nwasm = '{}'\n\n", path.display()));
+        config.push_str(&format!(
+            "[[hooks]]\nevent = \"PreToolUse\"\nmatch_tool = \"Bash\"\nwasm = '{}'\n\n",
+            path.display()
+        ));
     }
     config
 }
 
 fn poll_ready<F: Future>(future: F) -> F::Output {
     let mut future = pin!(future);
-    match future.as_mut().poll(&mut Context::from_waker(Waker::noop())) {
+    match future
+        .as_mut()
+        .poll(&mut Context::from_waker(Waker::noop()))
+    {
         Poll::Ready(output) => output,
         Poll::Pending => panic!("expected a future that is ready at once"),
     }
@@ -153,15 +220,28 @@ fn poll_ready<F: Future>(future: F) -> F::Output {
 
 fn build_destructive_guard(workspace: &Path) -> PathBuf {
     let target = workspace.join("target/fixtures");
-    let status = std::process::Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-        .args(["build", "--quiet", "--release", "--target", "wasm32-wasip2", "-p", "destructive-guard", "--target-dir"])
-        .arg(&target)
-        .current_dir(workspace)
-        .env_remove("CARGO_TARGET_DIR")
-        .env_remove("RUSTFLAGS")
-        .status()
-        .expect("cargo runs");
-    assert!(status.success(), "building destructive-guard for wasm32-wasip2 failed (rustup target add wasm32-wasip2?)");
+    let status =
+        std::process::Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+            .args([
+                "build",
+                "--quiet",
+                "--release",
+                "--target",
+                "wasm32-wasip2",
+                "-p",
+                "destructive-guard",
+                "--target-dir",
+            ])
+            .arg(&target)
+            .current_dir(workspace)
+            .env_remove("CARGO_TARGET_DIR")
+            .env_remove("RUSTFLAGS")
+            .status()
+            .expect("cargo runs");
+    assert!(
+        status.success(),
+        "building destructive-guard for wasm32-wasip2 failed (rustup target add wasm32-wasip2?)"
+    );
     target.join("wasm32-wasip2/release/destructive_guard.wasm")
 }
 
@@ -170,7 +250,8 @@ mod report {
     use std::path::Path;
 
     fn median_ns(workspace: &Path, id: &str) -> Option<f64> {
-        let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| workspace.join("target"), Into::into);
+        let target = std::env::var_os("CARGO_TARGET_DIR")
+            .map_or_else(|| workspace.join("target"), Into::into);
         let path = target.join("criterion").join(id).join("new/estimates.json");
         let json: serde_json::Value = serde_json::from_slice(&std::fs::read(path).ok()?).ok()?;
         json["median"]["point_estimate"].as_f64()
@@ -194,7 +275,10 @@ mod report {
             ("bash -c command hook (grep)", "slow/command"),
             ("load 20 wasm hooks, cold cache", "slow/load_cold"),
             ("load 20 wasm hooks, warm cache", "load_warm"),
-            ("1024 guard calls from 64 tasks", "throughput/wasm_guard_calls/1024"),
+            (
+                "1024 guard calls from 64 tasks",
+                "throughput/wasm_guard_calls/1024",
+            ),
         ];
         println!("\nhookhost benchmark summary (medians, this run)\n");
         let mut medians = std::collections::HashMap::new();
@@ -203,7 +287,10 @@ mod report {
             if let Some(m) = median {
                 medians.insert(id, m);
             }
-            println!("  {label:<44} {}", median.map_or("(not run)".to_string(), human));
+            println!(
+                "  {label:<44} {}",
+                median.map_or("(not run)".to_string(), human)
+            );
         }
         if let Some(t) = medians.get("throughput/wasm_guard_calls/1024") {
             println!("  {:<44} {:.0} calls/s", "throughput", 1024.0 / (t / 1e9));
@@ -219,9 +306,15 @@ mod report {
                 println!("  {label:<44} {r:.1}x  {target}");
             }
         }
-        for (label, id, limit_ns) in [("no hooks < 100 ns", "no_hooks", 100.0), ("warm load of 20 hooks < 50 ms", "load_warm", 50e6)] {
+        for (label, id, limit_ns) in [
+            ("no hooks < 100 ns", "no_hooks", 100.0),
+            ("warm load of 20 hooks < 50 ms", "load_warm", 50e6),
+        ] {
             if let Some(m) = medians.get(id) {
-                println!("  {label:<44} {}", if *m < limit_ns { "met" } else { "MISSED" });
+                println!(
+                    "  {label:<44} {}",
+                    if *m < limit_ns { "met" } else { "MISSED" }
+                );
             }
         }
     }

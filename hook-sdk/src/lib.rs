@@ -38,7 +38,7 @@
 //! - logging, shown on the agent's stderr under the hook's name: [`log`];
 //! - [`state`] that outlives a call (every call runs in a fresh instance);
 //! - the helpers policies keep rewriting: [`path::normalize`] against the workspace root, and
-//!   [`glob::Glob`] for allowlists, [`timestamp`] for audit trails.
+//!   [`glob::Glob`] for allowlists, [`timestamp`] and [`fs::append`] for audit trails.
 //!
 //! Everything else a hook reads (files, environment variables) exists only if its hooks.toml
 //! entry grants it (`read`, `write`, `env`).
@@ -46,6 +46,7 @@
 #![deny(missing_docs)]
 
 mod event;
+pub mod fs;
 pub mod glob;
 mod host;
 pub mod path;

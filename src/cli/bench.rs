@@ -5,7 +5,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use anyhow::{Context as _, Result};
-use hookhost::{HookReport, HookRunner, RunnerOptions, StopReason, ToolCall};
+use hookhost::{HookReport, StopReason, ToolCall};
 use serde_json::Value;
 
 use super::fire::EventName;
@@ -38,18 +38,10 @@ pub struct BenchArgs {
 }
 
 pub async fn run(args: BenchArgs) -> Result<ExitCode> {
-    let path = args.config.config_path()?;
     let scratch = tempfile::tempdir().context("cannot create a temporary state directory")?;
-    let mut options = RunnerOptions::new(args.config.cwd()?);
-    options.forward_stderr = false;
-    options.state_dir = Some(scratch.path().to_path_buf());
-    let runner = match HookRunner::load(&path, options) {
-        Ok(runner) => runner,
-        Err(error) => {
-            eprintln!("{error}");
-            return Ok(ExitCode::from(super::EXIT_ERROR));
-        }
-    };
+    let (_, runner) = args
+        .config
+        .load_runner(Some(scratch.path().to_path_buf()))?;
     let input: Value = serde_json::from_str(&args.input).context("--input is not valid JSON")?;
     let call = ToolCall {
         tool: &args.tool,

@@ -4,12 +4,10 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{Context as _, Result, bail};
-use hookhost::{
-    GuardDecision, HookReport, HookRunner, RunnerOptions, StopReason, ToolCall, Verdict,
-};
+use hookhost::{GuardDecision, HookReport, StopReason, ToolCall, Verdict};
 use serde_json::{Value, json};
 
-use super::{EXIT_BLOCKED, EXIT_ERROR, EXIT_SIGNALLED, render};
+use super::{EXIT_BLOCKED, EXIT_SIGNALLED, render};
 
 #[derive(Clone, Copy, clap::ValueEnum)]
 #[value(rename_all = "verbatim")]
@@ -56,17 +54,8 @@ pub struct FireArgs {
 }
 
 pub async fn run(args: FireArgs) -> Result<ExitCode> {
-    let path = args.config.config_path()?;
-    let mut options = RunnerOptions::new(args.config.cwd()?);
     // Hook stderr is shown in the report, under each hook, instead of interleaved.
-    options.forward_stderr = false;
-    let runner = match HookRunner::load(&path, options) {
-        Ok(runner) => runner,
-        Err(error) => {
-            eprintln!("{error}");
-            return Ok(ExitCode::from(EXIT_ERROR));
-        }
-    };
+    let (path, runner) = args.config.load_runner(None)?;
     let input = read_input(&args)?;
     let call = ToolCall {
         tool: &args.tool,

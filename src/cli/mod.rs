@@ -151,6 +151,17 @@ impl ConfigArgs {
         )
     }
 
+    /// The runner for this configuration, with hook stderr kept for reports instead of
+    /// forwarded; an invalid configuration is an error listing every problem.
+    fn load_runner(&self, state_dir: Option<PathBuf>) -> Result<(PathBuf, hookhost::HookRunner)> {
+        let path = self.config_path()?;
+        let mut options = hookhost::RunnerOptions::new(self.cwd()?);
+        options.forward_stderr = false;
+        options.state_dir = state_dir;
+        let runner = hookhost::HookRunner::load(&path, options)?;
+        Ok((path, runner))
+    }
+
     fn cwd(&self) -> Result<PathBuf> {
         let cwd = match &self.cwd {
             Some(dir) => dir.clone(),

@@ -21,9 +21,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use anyhow::{Context as _, Result, bail};
-use hookhost::{
-    GuardDecision, HookReport, HookRunner, RunnerOptions, StopReason, ToolCall, Verdict,
-};
+use hookhost::{GuardDecision, HookReport, StopReason, ToolCall, Verdict};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
@@ -110,22 +108,12 @@ struct BlockedCall {
 }
 
 pub async fn run(args: ReplayArgs) -> Result<ExitCode> {
-    let path = args.config.config_path()?;
     let scratch = tempfile::tempdir().context("cannot create a temporary state directory")?;
-    let mut options = RunnerOptions::new(args.config.cwd()?);
-    options.forward_stderr = false;
-    options.state_dir = Some(
-        args.state_dir
-            .clone()
-            .unwrap_or_else(|| scratch.path().to_path_buf()),
-    );
-    let runner = match HookRunner::load(&path, options) {
-        Ok(runner) => runner,
-        Err(error) => {
-            eprintln!("{error}");
-            return Ok(ExitCode::from(super::EXIT_ERROR));
-        }
-    };
+    let state_dir = args
+        .state_dir
+        .clone()
+        .unwrap_or_else(|| scratch.path().to_path_buf());
+    let (path, runner) = args.config.load_runner(Some(state_dir))?;
     let file = std::fs::File::open(&args.session)
         .with_context(|| format!("cannot open the session {}", args.session.display()))?;
     let lines: Vec<String> = std::io::BufReader::new(file)

@@ -4,8 +4,6 @@
 //! time. Each line is one append (`O_APPEND`, one write), so concurrent calls never
 //! interleave lines.
 
-use std::io::Write as _;
-
 use hook_sdk::{Hook, ObserveEvent};
 use serde::Deserialize;
 use serde_json::json;
@@ -34,20 +32,11 @@ impl Hook for AuditLog {
                 return hook_sdk::log::error(format!("audit-log is misconfigured: {error}"));
             }
         };
-        let path = if config.path.starts_with('/') {
-            config.path.clone()
-        } else {
-            format!("{}/{}", event.call.cwd, config.path)
-        };
         let line = record(event, &hook_sdk::timestamp());
-        let written = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(&path)
-            .and_then(|mut file| file.write_all(line.as_bytes()));
-        if let Err(error) = written {
+        if let Err(error) = hook_sdk::fs::append(&event.call.cwd, &config.path, &line) {
             hook_sdk::log::error(format!(
-                "cannot append to {path}: {error} (is its directory granted with `write`?)"
+                "cannot append to {}: {error} (is its directory granted with `write`?)",
+                config.path
             ));
         }
     }

@@ -1,8 +1,6 @@
 //! session-summary: a Stop hook that appends one line summarising the run (time, reason,
 //! iterations, tokens, workspace) to a file in a directory granted with `write`.
 
-use std::io::Write as _;
-
 use hook_sdk::{Hook, StopEvent};
 use serde::Deserialize;
 
@@ -34,19 +32,11 @@ impl Hook for SessionSummary {
                 return hook_sdk::log::error(format!("session-summary is misconfigured: {error}"));
             }
         };
-        let path = if config.path.starts_with('/') {
-            config.path
-        } else {
-            format!("{}/{}", event.cwd, config.path)
-        };
-        let written = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(&path)
-            .and_then(|mut file| file.write_all(summary(event, &hook_sdk::timestamp()).as_bytes()));
-        if let Err(error) = written {
+        let line = summary(event, &hook_sdk::timestamp());
+        if let Err(error) = hook_sdk::fs::append(&event.cwd, &config.path, &line) {
             hook_sdk::log::error(format!(
-                "cannot append to {path}: {error} (is its directory granted with `write`?)"
+                "cannot append to {}: {error} (is its directory granted with `write`?)",
+                config.path
             ));
         }
     }
