@@ -33,6 +33,9 @@ pub struct WasmInfo {
     pub sha256: String,
     /// The trusted keys whose signatures verified (empty for an unsigned bundle).
     pub signers: Vec<String>,
+    /// Instances come from wasmtime's pooling allocator (false: allocated on demand, where
+    /// the pool could not reserve its address space).
+    pub pooling: bool,
 }
 
 /// How a runner is set up, beyond its configuration.
@@ -194,6 +197,7 @@ impl HookRunner {
                         cache: wasm.cache,
                         sha256: wasm.sha256.clone(),
                         signers: wasm.signers.clone(),
+                        pooling: wasm.pooling(),
                     },
                 )),
                 Runtime::Command(_) => None,

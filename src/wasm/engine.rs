@@ -4,10 +4,11 @@
 //!   cost microseconds. A semaphore sized to the pool makes excess calls wait for a slot
 //!   instead of failing.
 //! - Epoch interruption enforces `timeout_ms`: a ticker thread advances the epoch every
-//!   [`TICK`] while calls are running (and sleeps otherwise); at each tick a guest yields to
-//!   the async executor and its deadline is checked. The thread ends when the engine is
-//!   dropped.
+//!   [`TICK`] while calls are running (and parks when the runner is idle); at each tick a guest
+//!   yields to the async executor and its deadline is checked. The thread ends when the engine
+//!   is dropped.
 
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::Duration;
 
@@ -33,6 +34,8 @@ pub(crate) struct WasmEngine {
     pub(crate) linker: Linker<CallState>,
     pub(crate) cache: CompileCache,
     pub(crate) consumes_fuel: bool,
+    /// Whether instances come from the pooling allocator (else: allocated on demand).
+    pub(crate) pooling: bool,
     slots: tokio::sync::Semaphore,
     activity: Arc<Activity>,
 }
@@ -72,7 +75,16 @@ impl WasmEngine {
             // Keep a little memory of recently used slots resident, so hot hooks reuse pages.
             .linear_memory_keep_resident(64 << 10);
         config.allocation_strategy(InstanceAllocationStrategy::Pooling(pool));
-        let engine = Engine::new(&config)?;
+        let (engine, pooling) = match Engine::new(&config) {
+            Ok(engine) => (engine, true),
+            // Where virtual address space is capped (ulimit -v, valgrind, some containers) the
+            // pool cannot reserve its slots; the on-demand allocator works everywhere, a little
+            // slower per call.
+            Err(_) => {
+                config.allocation_strategy(InstanceAllocationStrategy::OnDemand);
+                (Engine::new(&config)?, false)
+            }
+        };
         let linker = linker(&engine)?;
         let activity = Arc::new(Activity::default());
         spawn_ticker(&engine, activity.clone());
@@ -81,6 +93,7 @@ impl WasmEngine {
             linker,
             cache,
             consumes_fuel: fuel,
+            pooling,
             slots: tokio::sync::Semaphore::new(POOL_INSTANCES as usize),
             activity,
         })
@@ -113,21 +126,30 @@ impl Drop for CallGuard<'_> {
     }
 }
 
-/// How many calls are running; the ticker sleeps while there are none.
+/// How many calls are running. The ticker parks after [`IDLE_TICKS`] ticks without a call, and
+/// a call wakes it only then: a busy runner pays an atomic increment per call, not a wake-up.
 #[derive(Default)]
 struct Activity {
-    running: Mutex<usize>,
+    running: AtomicUsize,
+    parked: AtomicBool,
+    lock: Mutex<()>,
     wake: Condvar,
 }
 
+/// Ticks without a running call before the ticker parks (100 ms).
+const IDLE_TICKS: u32 = 100;
+
 impl Activity {
     fn enter(&self) {
-        *self.running.lock().unwrap_or_else(|e| e.into_inner()) += 1;
-        self.wake.notify_one();
+        self.running.fetch_add(1, Ordering::SeqCst);
+        if self.parked.load(Ordering::SeqCst) {
+            let _guard = self.lock.lock().unwrap_or_else(|e| e.into_inner());
+            self.wake.notify_one();
+        }
     }
 
     fn leave(&self) {
-        *self.running.lock().unwrap_or_else(|e| e.into_inner()) -= 1;
+        self.running.fetch_sub(1, Ordering::SeqCst);
     }
 }
 
@@ -136,25 +158,36 @@ fn spawn_ticker(engine: &Engine, activity: Arc<Activity>) {
     let spawned = std::thread::Builder::new()
         .name("hookhost-epoch".into())
         .spawn(move || {
+            let mut idle = 0;
             loop {
-                {
-                    let mut running = activity.running.lock().unwrap_or_else(|e| e.into_inner());
-                    while *running == 0 {
-                        let (guard, timeout) = activity
-                            .wake
-                            .wait_timeout(running, Duration::from_secs(1))
-                            .unwrap_or_else(|e| e.into_inner());
-                        running = guard;
-                        if timeout.timed_out() && weak.upgrade().is_none() {
-                            return;
-                        }
-                    }
-                }
                 std::thread::sleep(TICK);
                 match weak.upgrade() {
                     Some(engine) => engine.increment_epoch(),
                     None => return,
                 }
+                if activity.running.load(Ordering::SeqCst) > 0 {
+                    idle = 0;
+                    continue;
+                }
+                idle += 1;
+                if idle < IDLE_TICKS {
+                    continue;
+                }
+                // Park until a call starts; look every second whether the engine is gone.
+                let mut guard = activity.lock.lock().unwrap_or_else(|e| e.into_inner());
+                activity.parked.store(true, Ordering::SeqCst);
+                while activity.running.load(Ordering::SeqCst) == 0 {
+                    let (next, timeout) = activity
+                        .wake
+                        .wait_timeout(guard, Duration::from_secs(1))
+                        .unwrap_or_else(|e| e.into_inner());
+                    guard = next;
+                    if timeout.timed_out() && weak.upgrade().is_none() {
+                        return;
+                    }
+                }
+                activity.parked.store(false, Ordering::SeqCst);
+                idle = 0;
             }
         });
     // Without a ticker, deadlines could not fire: the tokio timeout around every call still

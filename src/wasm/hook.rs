@@ -99,6 +99,11 @@ impl WasmHook {
         })
     }
 
+    /// Whether this hook's instances come from the pooling allocator.
+    pub(crate) fn pooling(&self) -> bool {
+        self.engine.pooling
+    }
+
     pub(crate) async fn call(&self, request: &HookRequest<'_>) -> HookResponse {
         let output = GuestOutput::default();
         let result = self.run(request, &output).await;
