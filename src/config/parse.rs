@@ -655,12 +655,11 @@ fn parse_source(
             let (path, _) = hook.string("wasm", sink)?;
             let grants = parse_grants(hook, sink);
             let sha256 = hook.string("sha256", sink).map(|(digest, _)| digest);
-            if let Some(digest) = &sha256 {
-                if (digest.len() != 64 || !digest.chars().all(|c| c.is_ascii_hexdigit()))
-                    && let Some((value, _)) = hook.field("sha256")
-                {
-                    hook.problem(sink, &value.span(), "`sha256` must be 64 hex digits (the SHA-256 of the .wasm file, as `sha256sum` prints it)".to_string());
-                }
+            if let Some(digest) = &sha256
+                && (digest.len() != 64 || !digest.chars().all(|c| c.is_ascii_hexdigit()))
+                && let Some((value, _)) = hook.field("sha256")
+            {
+                hook.problem(sink, &value.span(), "`sha256` must be 64 hex digits (the SHA-256 of the .wasm file, as `sha256sum` prints it)".to_string());
             }
             let config = match hook.field("config") {
                 None => Some(serde_json::Value::Object(Default::default())),
