@@ -6,13 +6,21 @@
 //!
 //! ```text
 //! hooks.toml ──load──▶ Config ──▶ HookRunner ──event──▶ matching hooks (declaration order)
-//!  (config)                        (runner)              └─ command runtime (bash -c, JSON on stdin/stdout)
-//!                                     │                     (command, via runtime)
+//!  (config)              │         (runner)              ├─ command runtime: bash -c, JSON on
+//!                        │            │                  │  stdin/stdout             (command)
+//!                        │            │                  └─ wasm runtime: component, WASI
+//!                        │            │                     sandbox, deadline, fuel  (wasm)
+//!                        └─ [trust]: signatures and pins checked before any compile (bundle)
+//!                                     │
 //!                                     └─ verdicts merged (guard short-circuit, observe always,
 //!                                        first signal wins)                          (verdict)
 //!                                        ──▶ outcome returned                        (outcome)
 //!                                        ──▶ effects: convergence.json               (convergence)
 //! ```
+//!
+//! Both runtimes answer one question the same way (the private `runtime` module): "run this
+//! hook on this event within this budget, give me a verdict or a failure". Failure kinds are
+//! one enum, [`HookFailure`].
 //!
 //! Two ways in:
 //! - the native API: [`HookRunner`] with [`RunnerOptions`], whose loaders return errors and
