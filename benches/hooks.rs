@@ -11,7 +11,9 @@
 //! 4. `command`: the same policy as a `bash -c` hook that reads stdin and matches with grep;
 //! 5. `load_cold` / `load_warm`: loading a config of 20 distinct wasm hooks with an empty
 //!    compile cache, and again with a warm one;
-//! 6. `throughput`: guard calls per second from 64 concurrent tasks on a multi-thread runtime.
+//! 6. `throughput`: guard calls per second from 64 concurrent tasks on a multi-thread runtime;
+//! 7. deadline precision: how long a guest that spins forever runs with `timeout_ms = 50`
+//!    (the promise: within 10 % + 5 ms), printed with the summary.
 
 use std::future::Future;
 use std::path::{Path, PathBuf};
@@ -175,6 +177,43 @@ fn main() {
 
     criterion.final_summary();
     report::print(workspace);
+    deadline_precision(workspace, scratch.path(), &runtime);
+}
+
+/// Runs a spinning guest with `timeout_ms = 50` twenty times and prints how late the deadline
+/// fired.
+fn deadline_precision(workspace: &Path, dir: &Path, runtime: &tokio::runtime::Runtime) {
+    let probe = build_wasm(
+        &workspace.join("tests/fixtures/probe/Cargo.toml"),
+        None,
+        workspace,
+        "probe",
+    );
+    let config = format!(
+        "[[hooks]]\nevent = \"PreToolUse\"\nwasm = '{}'\ntimeout_ms = 50\n[hooks.config]\nmode = \"spin\"\n",
+        probe.display()
+    );
+    let spinner = runner(dir, &config, CacheMode::Dir(dir.join("cache")));
+    let input = json!({});
+    let mut late: Vec<Duration> = (0..20)
+        .map(|_| {
+            let started = Instant::now();
+            let outcome = runtime.block_on(spinner.pre_tool_use(ToolCall {
+                tool: "Bash",
+                input: &input,
+                tool_iterations: 0,
+            }));
+            assert!(!outcome.is_allowed());
+            started.elapsed().saturating_sub(Duration::from_millis(50))
+        })
+        .collect();
+    late.sort();
+    println!(
+        "  {:<44} median {:.2} ms, max {:.2} ms past 50 ms (allowed: 10 ms)",
+        "deadline of a spinning guest",
+        late[late.len() / 2].as_secs_f64() * 1000.0,
+        late[late.len() - 1].as_secs_f64() * 1000.0
+    );
 }
 
 fn options(cwd: &Path, cache: CacheMode) -> RunnerOptions {
@@ -219,30 +258,44 @@ fn poll_ready<F: Future>(future: F) -> F::Output {
 }
 
 fn build_destructive_guard(workspace: &Path) -> PathBuf {
+    build_wasm(
+        &workspace.join("Cargo.toml"),
+        Some("destructive-guard"),
+        workspace,
+        "destructive_guard",
+    )
+}
+
+/// Builds a crate for wasm32-wasip2 into target/fixtures and returns its component.
+fn build_wasm(manifest: &Path, package: Option<&str>, workspace: &Path, artefact: &str) -> PathBuf {
     let target = workspace.join("target/fixtures");
-    let status =
-        std::process::Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-            .args([
-                "build",
-                "--quiet",
-                "--release",
-                "--target",
-                "wasm32-wasip2",
-                "-p",
-                "destructive-guard",
-                "--target-dir",
-            ])
-            .arg(&target)
-            .current_dir(workspace)
-            .env_remove("CARGO_TARGET_DIR")
-            .env_remove("RUSTFLAGS")
-            .status()
-            .expect("cargo runs");
+    let mut cargo =
+        std::process::Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
+    cargo
+        .args([
+            "build",
+            "--quiet",
+            "--release",
+            "--target",
+            "wasm32-wasip2",
+            "--manifest-path",
+        ])
+        .arg(manifest);
+    if let Some(package) = package {
+        cargo.args(["-p", package]);
+    }
+    let status = cargo
+        .arg("--target-dir")
+        .arg(&target)
+        .env_remove("CARGO_TARGET_DIR")
+        .env_remove("RUSTFLAGS")
+        .status()
+        .expect("cargo runs");
     assert!(
         status.success(),
-        "building destructive-guard for wasm32-wasip2 failed (rustup target add wasm32-wasip2?)"
+        "building {artefact} for wasm32-wasip2 failed (rustup target add wasm32-wasip2?)"
     );
-    target.join("wasm32-wasip2/release/destructive_guard.wasm")
+    target.join(format!("wasm32-wasip2/release/{artefact}.wasm"))
 }
 
 /// The summary table, from criterion's own estimates.

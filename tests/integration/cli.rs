@@ -331,6 +331,11 @@ fn replay_reports_per_hook_and_lists_blocked_calls() {
         !project.path(".forgeflare/convergence.json").exists(),
         "a replay leaves the project's state alone"
     );
+    assert!(
+        out.stderr.is_empty(),
+        "no progress bar when stderr is not a terminal: {}",
+        text(&out.stderr)
+    );
 
     let out = hookhost(&project, &["replay", "session.jsonl", "--json"]);
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
