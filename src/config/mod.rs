@@ -20,7 +20,9 @@
 //! ```
 
 mod error;
+mod fields;
 mod parse;
+mod trust;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

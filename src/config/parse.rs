@@ -9,10 +9,12 @@ use std::time::Duration;
 use toml::Spanned;
 use toml::de::{DeTable, DeValue};
 
+use super::fields::{HookTable, Problems, edit_distance, to_json};
+use super::trust::parse_trust;
+
 use super::{
     CommandSpec, ConfigProblem, DEFAULT_STOP_TIMEOUT_MS, DEFAULT_TIMEOUT_MS, Grants, HookSource,
-    HookSpec, KeySource, KeySpec, Location, MAX_MEMORY_MB_LIMIT, OnFailure, Role, TrustSpec,
-    WasmSpec,
+    HookSpec, Location, MAX_MEMORY_MB_LIMIT, OnFailure, Role, TrustSpec, WasmSpec,
 };
 
 /// The longest `timeout_ms` accepted: an hour is already far more than any hook should take,
@@ -42,7 +44,6 @@ const HOOK_KEYS: &[&str] = &[
 /// Keys that only mean something for one kind of hook.
 const COMMAND_ONLY_KEYS: &[&str] = &["cwd"];
 const WASM_ONLY_KEYS: &[&str] = &["read", "write", "max_memory_mb", "fuel", "config", "sha256"];
-
 pub(super) fn parse_file(text: &str) -> Result<(Vec<HookSpec>, TrustSpec), Vec<ConfigProblem>> {
     let mut sink = Problems {
         text,
@@ -98,307 +99,6 @@ pub(super) fn parse_file(text: &str) -> Result<(Vec<HookSpec>, TrustSpec), Vec<C
         Ok((hooks, trust))
     } else {
         Err(sink.finish())
-    }
-}
-
-/// `[trust]`: `require_signed`, and `[[trust.keys]]` entries with `id`, `key` or `file`, and
-/// `revoked`.
-fn parse_trust(value: &Spanned<DeValue<'_>>, sink: &mut Problems<'_>) -> TrustSpec {
-    let mut trust = TrustSpec::default();
-    let DeValue::Table(table) = value.get_ref() else {
-        sink.push(
-            &value.span(),
-            None,
-            "`trust` must be a table: write it as `[trust]`".to_string(),
-        );
-        return trust;
-    };
-    for (key, value) in table.iter() {
-        match (key.get_ref().as_ref(), value.get_ref()) {
-            ("require_signed", DeValue::Boolean(b)) => trust.require_signed = *b,
-            ("require_signed", other) => sink.push(
-                &value.span(),
-                None,
-                format!("`trust.require_signed` must be true or false, found {}", other.type_str()),
-            ),
-            ("keys", DeValue::Array(items)) => {
-                for item in items.iter() {
-                    if let Some(key) = parse_key(item, sink) {
-                        trust.keys.push(key);
-                    }
-                }
-            }
-            ("keys", _) => sink.push(
-                &value.span(),
-                None,
-                "`trust.keys` must be a list of tables: write each key as `[[trust.keys]]`".to_string(),
-            ),
-            (other, _) => sink.push(
-                &key.span(),
-                None,
-                format!("unknown key `trust.{other}`; [trust] takes `require_signed` and `[[trust.keys]]`"),
-            ),
-        }
-    }
-    let mut seen = std::collections::HashSet::new();
-    for key in &trust.keys {
-        if !seen.insert(key.id.clone()) {
-            sink.list.push(ConfigProblem {
-                location: key.location,
-                hook: None,
-                message: format!(
-                    "trust key id \"{}\" is used twice; give each key its own id",
-                    key.id
-                ),
-            });
-        }
-    }
-    trust
-}
-
-fn parse_key(item: &Spanned<DeValue<'_>>, sink: &mut Problems<'_>) -> Option<KeySpec> {
-    let location = Location::of_offset(sink.text, item.span().start);
-    let DeValue::Table(table) = item.get_ref() else {
-        sink.push(
-            &item.span(),
-            None,
-            "each `[[trust.keys]]` entry must be a table".to_string(),
-        );
-        return None;
-    };
-    let (mut id, mut inline, mut file, mut revoked) = (None, None, None, false);
-    let mut ok = true;
-    for (key, value) in table.iter() {
-        let name = key.get_ref().as_ref();
-        match (name, value.get_ref()) {
-            ("id" | "key" | "file", DeValue::String(s)) if !s.trim().is_empty() => match name {
-                "id" => id = Some(s.to_string()),
-                "key" => inline = Some(s.trim().to_string()),
-                _ => file = Some(PathBuf::from(s.as_ref())),
-            },
-            ("id" | "key" | "file", _) => {
-                sink.push(
-                    &value.span(),
-                    None,
-                    format!("`{name}` of a trust key must be a non-empty string"),
-                );
-                ok = false;
-            }
-            ("revoked", DeValue::Boolean(b)) => revoked = *b,
-            ("revoked", _) => {
-                sink.push(
-                    &value.span(),
-                    None,
-                    "`revoked` must be true or false".to_string(),
-                );
-                ok = false;
-            }
-            (other, _) => {
-                sink.push(&key.span(), None, format!("unknown key `{other}` in a trust key; it takes id, key or file, and revoked"));
-                ok = false;
-            }
-        }
-    }
-    let Some(id) = id else {
-        sink.push(
-            &item.span(),
-            None,
-            "a trust key needs an `id` (the name messages use for it)".to_string(),
-        );
-        return None;
-    };
-    let source = match (inline, file) {
-        (Some(key), None) => KeySource::Inline(key),
-        (None, Some(path)) => KeySource::File(path),
-        _ => {
-            sink.push(
-                &item.span(),
-                None,
-                format!("trust key \"{id}\" needs exactly one of `key` (a minisign public key) or `file` (a .pub file)"),
-            );
-            return None;
-        }
-    };
-    ok.then_some(KeySpec {
-        id,
-        source,
-        revoked,
-        location,
-    })
-}
-
-/// Problems collected while walking one file.
-struct Problems<'t> {
-    text: &'t str,
-    list: Vec<ConfigProblem>,
-}
-
-impl Problems<'_> {
-    fn push(
-        &mut self,
-        span: &Range<usize>,
-        hook: Option<(usize, Option<String>)>,
-        message: String,
-    ) {
-        self.list.push(ConfigProblem {
-            location: Location::of_offset(self.text, span.start),
-            hook,
-            message,
-        });
-    }
-
-    fn finish(mut self) -> Vec<ConfigProblem> {
-        // Keys of a table are visited in map order, not file order.
-        self.list.sort_by_key(|p| p.location);
-        self.list
-    }
-}
-
-/// The fields of one `[[hooks]]` table, each with the span of its value.
-struct HookTable<'a, 'i> {
-    index: usize,
-    name: Option<String>,
-    table: &'a DeTable<'i>,
-}
-
-type Field<'a, 'i> = Option<(&'a Spanned<DeValue<'i>>, Range<usize>)>;
-
-impl<'a, 'i> HookTable<'a, 'i> {
-    fn field(&self, key: &str) -> Field<'a, 'i> {
-        self.table
-            .iter()
-            .find(|(k, _)| k.get_ref().as_ref() == key)
-            .map(|(k, v)| (v, k.span()))
-    }
-
-    fn hook_ref(&self) -> Option<(usize, Option<String>)> {
-        Some((self.index, self.name.clone()))
-    }
-
-    fn problem(&self, sink: &mut Problems<'_>, span: &Range<usize>, message: String) {
-        sink.push(span, self.hook_ref(), message);
-    }
-
-    /// A non-empty string field.
-    fn string(&self, key: &str, sink: &mut Problems<'_>) -> Option<(String, Range<usize>)> {
-        let (value, _) = self.field(key)?;
-        match value.get_ref() {
-            DeValue::String(s) if !s.trim().is_empty() => Some((s.to_string(), value.span())),
-            DeValue::String(_) => {
-                self.problem(sink, &value.span(), format!("`{key}` must not be empty"));
-                None
-            }
-            other => {
-                self.problem(
-                    sink,
-                    &value.span(),
-                    format!("`{key}` must be a string, found {}", other.type_str()),
-                );
-                None
-            }
-        }
-    }
-
-    /// A list of non-empty strings; absent is an empty list, a problem is `None`.
-    fn string_list(&self, key: &str, sink: &mut Problems<'_>) -> Option<Vec<String>> {
-        let Some((value, _)) = self.field(key) else {
-            return Some(Vec::new());
-        };
-        let DeValue::Array(items) = value.get_ref() else {
-            self.problem(
-                sink,
-                &value.span(),
-                format!(
-                    "`{key}` must be a list of strings, like {key} = [\"...\"]; found {}",
-                    value.get_ref().type_str()
-                ),
-            );
-            return None;
-        };
-        let mut out = Vec::new();
-        for item in items.iter() {
-            match item.get_ref() {
-                DeValue::String(s) if !s.trim().is_empty() => out.push(s.to_string()),
-                other => {
-                    self.problem(
-                        sink,
-                        &item.span(),
-                        format!(
-                            "every entry of `{key}` must be a non-empty string, found {}",
-                            if other.is_str() {
-                                "an empty string"
-                            } else {
-                                other.type_str()
-                            }
-                        ),
-                    );
-                    return None;
-                }
-            }
-        }
-        Some(out)
-    }
-
-    /// An integer within `min..=max`.
-    fn integer(&self, key: &str, min: i128, max: i128, sink: &mut Problems<'_>) -> Option<i128> {
-        let (value, _) = self.field(key)?;
-        let parsed = match value.get_ref() {
-            DeValue::Integer(int) => i128::from_str_radix(int.as_str(), int.radix()).ok(),
-            _ => None,
-        };
-        match parsed {
-            Some(n) if (min..=max).contains(&n) => Some(n),
-            Some(n) => {
-                self.problem(
-                    sink,
-                    &value.span(),
-                    format!("`{key}` must be between {min} and {max}, found {n}"),
-                );
-                None
-            }
-            None => {
-                self.problem(
-                    sink,
-                    &value.span(),
-                    format!(
-                        "`{key}` must be a whole number, found {}",
-                        value.get_ref().type_str()
-                    ),
-                );
-                None
-            }
-        }
-    }
-
-    /// Reports each of `keys` present on a hook of the other kind.
-    fn reject_keys(&self, keys: &[&str], owner: &str, sink: &mut Problems<'_>) {
-        for key in keys {
-            if let Some((_, key_span)) = self.field(key) {
-                let other = if owner == "wasm" { "command" } else { "wasm" };
-                self.problem(
-                    sink,
-                    &key_span,
-                    format!(
-                        "`{key}` applies only to {owner} hooks; remove it from this {other} hook"
-                    ),
-                );
-            }
-        }
-    }
-
-    fn bool(&self, key: &str, sink: &mut Problems<'_>) -> Option<bool> {
-        let (value, _) = self.field(key)?;
-        match value.get_ref() {
-            DeValue::Boolean(b) => Some(*b),
-            other => {
-                self.problem(
-                    sink,
-                    &value.span(),
-                    format!("`{key}` must be true or false, found {}", other.type_str()),
-                );
-                None
-            }
-        }
     }
 }
 
@@ -726,36 +426,6 @@ fn parse_grants(hook: &HookTable<'_, '_>, sink: &mut Problems<'_>) -> Option<Gra
     ok.then_some(grants)
 }
 
-/// A TOML value as JSON (datetimes become strings).
-fn to_json(value: &DeValue<'_>) -> serde_json::Value {
-    use serde_json::Value;
-    match value {
-        DeValue::String(s) => Value::String(s.to_string()),
-        DeValue::Integer(int) => i64::from_str_radix(int.as_str(), int.radix())
-            .map(Value::from)
-            .or_else(|_| u64::from_str_radix(int.as_str(), int.radix()).map(Value::from))
-            .unwrap_or(Value::Null),
-        DeValue::Float(float) => float
-            .as_str()
-            .replace('_', "")
-            .parse::<f64>()
-            .ok()
-            .and_then(serde_json::Number::from_f64)
-            .map_or(Value::Null, Value::Number),
-        DeValue::Boolean(b) => Value::Bool(*b),
-        DeValue::Datetime(datetime) => Value::String(datetime.to_string()),
-        DeValue::Array(items) => {
-            Value::Array(items.iter().map(|item| to_json(item.get_ref())).collect())
-        }
-        DeValue::Table(table) => Value::Object(
-            table
-                .iter()
-                .map(|(key, value)| (key.get_ref().to_string(), to_json(value.get_ref())))
-                .collect(),
-        ),
-    }
-}
-
 /// `env = { NAME = "value" }`. `wasm` says whether the hook is a wasm hook, which may also
 /// take a list of host variable names; a command hook already inherits the whole environment.
 fn parse_env_table(
@@ -812,19 +482,4 @@ fn parse_env_table(
         }
     }
     ok.then_some(env)
-}
-
-/// Levenshtein distance, for "did you mean" hints on short identifiers.
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut previous: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut current = vec![i + 1];
-        for (j, cb) in b.iter().enumerate() {
-            let substitution = previous[j] + usize::from(ca != *cb);
-            current.push(substitution.min(previous[j + 1] + 1).min(current[j] + 1));
-        }
-        previous = current;
-    }
-    previous[b.len()]
 }

@@ -4,15 +4,14 @@
 //! after the guards, fail open (R4); PostToolUse in order, first signal wins, every signal
 //! recorded in one write (R7, R8); Stop fail open, `final` written once (R5, R8).
 
+mod prepare;
+
+use prepare::{WasmRuntime, prepare, trust_store};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 use std::time::Instant;
 
-use crate::bundle::{TrustStore, TrustedKey};
-use crate::command::CommandHook;
-use crate::config::{
-    Config, ConfigError, ConfigProblem, HookSource, HookSpec, KeySource, OnFailure, Role, TrustSpec,
-};
+use crate::config::{Config, ConfigError, ConfigProblem, HookSpec, OnFailure, Role};
 use crate::convergence::{
     ConvergenceError, ConvergenceStore, FinalState, Observation, timestamp_now,
 };
@@ -22,7 +21,7 @@ use crate::outcome::{
 };
 use crate::runtime::{HookRequest, Runtime};
 use crate::verdict::{HookFailure, Verdict};
-use crate::wasm::{CacheMode, CacheOutcome, CompileCache, WasmEngine, WasmHook};
+use crate::wasm::{CacheMode, CacheOutcome};
 
 /// What loading a wasm hook established.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -421,110 +420,6 @@ impl Inner {
             stderr_truncated: response.stderr_truncated,
         }
     }
-}
-
-/// The wasm engine of a runner, created when the first wasm hook is prepared.
-struct WasmRuntime {
-    engine: Option<Arc<WasmEngine>>,
-    fuel: bool,
-    cache: CacheMode,
-    trust: TrustStore,
-}
-
-impl WasmRuntime {
-    fn new(config: &Config, options: &RunnerOptions, trust: TrustStore) -> WasmRuntime {
-        let fuel = config.hooks.iter().any(
-            |hook| matches!(&hook.source, HookSource::Wasm(wasm) if wasm.grants.fuel.is_some()),
-        );
-        WasmRuntime {
-            engine: None,
-            fuel,
-            cache: options.cache.clone(),
-            trust,
-        }
-    }
-
-    fn engine(&mut self) -> Result<Arc<WasmEngine>, String> {
-        if let Some(engine) = &self.engine {
-            return Ok(engine.clone());
-        }
-        let engine = WasmEngine::new(self.fuel, CompileCache::new(&self.cache))
-            .map(Arc::new)
-            .map_err(|error| format!("cannot start the WebAssembly engine: {error:#}"))?;
-        self.engine = Some(engine.clone());
-        Ok(engine)
-    }
-}
-
-/// Prepares a hook's runtime; an error is a message for a configuration problem.
-fn prepare(
-    spec: &HookSpec,
-    options: &RunnerOptions,
-    base_dir: &Path,
-    wasm: &mut WasmRuntime,
-) -> Result<Runtime, String> {
-    match &spec.source {
-        HookSource::Command(command) => {
-            let cwd = match &command.cwd {
-                Some(dir) => options.cwd.join(dir),
-                None => options.cwd.clone(),
-            };
-            if command.cwd.is_some() && !cwd.is_dir() {
-                return Err(format!("`cwd` {} is not a directory", cwd.display()));
-            }
-            Ok(Runtime::Command(CommandHook {
-                command: command.command.clone(),
-                env: command.env.clone(),
-                cwd,
-                shell: options.shell.clone(),
-            }))
-        }
-        HookSource::Wasm(spec) => {
-            let engine = wasm.engine()?;
-            WasmHook::load(&engine, spec, base_dir, &options.cwd, &wasm.trust).map(Runtime::Wasm)
-        }
-    }
-}
-
-/// The `[trust]` table's keys, read and parsed; unreadable keys are configuration problems.
-fn trust_store(spec: &TrustSpec, base_dir: &Path, problems: &mut Vec<ConfigProblem>) -> TrustStore {
-    let mut store = TrustStore {
-        keys: Vec::new(),
-        require_signed: spec.require_signed,
-    };
-    for key in &spec.keys {
-        let parsed = match &key.source {
-            KeySource::Inline(text) => minisign::PublicKey::from_base64(text).map_err(|e| {
-                format!(
-                    "trust key \"{}\": `key` is not a minisign public key: {e}",
-                    key.id
-                )
-            }),
-            KeySource::File(path) => {
-                let path = base_dir.join(path);
-                minisign::PublicKey::from_file(&path).map_err(|e| {
-                    format!(
-                        "trust key \"{}\": cannot read a minisign public key from {}: {e}",
-                        key.id,
-                        path.display()
-                    )
-                })
-            }
-        };
-        match parsed {
-            Ok(public) => store.keys.push(TrustedKey {
-                name: key.id.clone(),
-                key: public,
-                revoked: key.revoked,
-            }),
-            Err(message) => problems.push(ConfigProblem {
-                location: key.location,
-                hook: None,
-                message,
-            }),
-        }
-    }
-    store
 }
 
 /// Runs file I/O off the async worker threads.

@@ -1,0 +1,240 @@
+//! Typed access to the fields of a spanned TOML table, recording a located problem for every
+//! field of the wrong type or shape.
+
+use std::ops::Range;
+
+use toml::Spanned;
+use toml::de::{DeTable, DeValue};
+
+use super::ConfigProblem;
+use super::Location;
+
+/// Problems collected while walking one file.
+pub(super) struct Problems<'t> {
+    pub(super) text: &'t str,
+    pub(super) list: Vec<ConfigProblem>,
+}
+
+impl Problems<'_> {
+    pub(super) fn push(
+        &mut self,
+        span: &Range<usize>,
+        hook: Option<(usize, Option<String>)>,
+        message: String,
+    ) {
+        self.list.push(ConfigProblem {
+            location: Location::of_offset(self.text, span.start),
+            hook,
+            message,
+        });
+    }
+
+    pub(super) fn finish(mut self) -> Vec<ConfigProblem> {
+        // Keys of a table are visited in map order, not file order.
+        self.list.sort_by_key(|p| p.location);
+        self.list
+    }
+}
+
+/// The fields of one `[[hooks]]` table, each with the span of its value.
+pub(super) struct HookTable<'a, 'i> {
+    pub(super) index: usize,
+    pub(super) name: Option<String>,
+    pub(super) table: &'a DeTable<'i>,
+}
+
+pub(super) type Field<'a, 'i> = Option<(&'a Spanned<DeValue<'i>>, Range<usize>)>;
+
+impl<'a, 'i> HookTable<'a, 'i> {
+    pub(super) fn field(&self, key: &str) -> Field<'a, 'i> {
+        self.table
+            .iter()
+            .find(|(k, _)| k.get_ref().as_ref() == key)
+            .map(|(k, v)| (v, k.span()))
+    }
+
+    pub(super) fn hook_ref(&self) -> Option<(usize, Option<String>)> {
+        Some((self.index, self.name.clone()))
+    }
+
+    pub(super) fn problem(&self, sink: &mut Problems<'_>, span: &Range<usize>, message: String) {
+        sink.push(span, self.hook_ref(), message);
+    }
+
+    /// A non-empty string field.
+    pub(super) fn string(
+        &self,
+        key: &str,
+        sink: &mut Problems<'_>,
+    ) -> Option<(String, Range<usize>)> {
+        let (value, _) = self.field(key)?;
+        match value.get_ref() {
+            DeValue::String(s) if !s.trim().is_empty() => Some((s.to_string(), value.span())),
+            DeValue::String(_) => {
+                self.problem(sink, &value.span(), format!("`{key}` must not be empty"));
+                None
+            }
+            other => {
+                self.problem(
+                    sink,
+                    &value.span(),
+                    format!("`{key}` must be a string, found {}", other.type_str()),
+                );
+                None
+            }
+        }
+    }
+
+    /// A list of non-empty strings; absent is an empty list, a problem is `None`.
+    pub(super) fn string_list(&self, key: &str, sink: &mut Problems<'_>) -> Option<Vec<String>> {
+        let Some((value, _)) = self.field(key) else {
+            return Some(Vec::new());
+        };
+        let DeValue::Array(items) = value.get_ref() else {
+            self.problem(
+                sink,
+                &value.span(),
+                format!(
+                    "`{key}` must be a list of strings, like {key} = [\"...\"]; found {}",
+                    value.get_ref().type_str()
+                ),
+            );
+            return None;
+        };
+        let mut out = Vec::new();
+        for item in items.iter() {
+            match item.get_ref() {
+                DeValue::String(s) if !s.trim().is_empty() => out.push(s.to_string()),
+                other => {
+                    self.problem(
+                        sink,
+                        &item.span(),
+                        format!(
+                            "every entry of `{key}` must be a non-empty string, found {}",
+                            if other.is_str() {
+                                "an empty string"
+                            } else {
+                                other.type_str()
+                            }
+                        ),
+                    );
+                    return None;
+                }
+            }
+        }
+        Some(out)
+    }
+
+    /// An integer within `min..=max`.
+    pub(super) fn integer(
+        &self,
+        key: &str,
+        min: i128,
+        max: i128,
+        sink: &mut Problems<'_>,
+    ) -> Option<i128> {
+        let (value, _) = self.field(key)?;
+        let parsed = match value.get_ref() {
+            DeValue::Integer(int) => i128::from_str_radix(int.as_str(), int.radix()).ok(),
+            _ => None,
+        };
+        match parsed {
+            Some(n) if (min..=max).contains(&n) => Some(n),
+            Some(n) => {
+                self.problem(
+                    sink,
+                    &value.span(),
+                    format!("`{key}` must be between {min} and {max}, found {n}"),
+                );
+                None
+            }
+            None => {
+                self.problem(
+                    sink,
+                    &value.span(),
+                    format!(
+                        "`{key}` must be a whole number, found {}",
+                        value.get_ref().type_str()
+                    ),
+                );
+                None
+            }
+        }
+    }
+
+    /// Reports each of `keys` present on a hook of the other kind.
+    pub(super) fn reject_keys(&self, keys: &[&str], owner: &str, sink: &mut Problems<'_>) {
+        for key in keys {
+            if let Some((_, key_span)) = self.field(key) {
+                let other = if owner == "wasm" { "command" } else { "wasm" };
+                self.problem(
+                    sink,
+                    &key_span,
+                    format!(
+                        "`{key}` applies only to {owner} hooks; remove it from this {other} hook"
+                    ),
+                );
+            }
+        }
+    }
+
+    pub(super) fn bool(&self, key: &str, sink: &mut Problems<'_>) -> Option<bool> {
+        let (value, _) = self.field(key)?;
+        match value.get_ref() {
+            DeValue::Boolean(b) => Some(*b),
+            other => {
+                self.problem(
+                    sink,
+                    &value.span(),
+                    format!("`{key}` must be true or false, found {}", other.type_str()),
+                );
+                None
+            }
+        }
+    }
+}
+
+/// A TOML value as JSON (datetimes become strings).
+pub(super) fn to_json(value: &DeValue<'_>) -> serde_json::Value {
+    use serde_json::Value;
+    match value {
+        DeValue::String(s) => Value::String(s.to_string()),
+        DeValue::Integer(int) => i64::from_str_radix(int.as_str(), int.radix())
+            .map(Value::from)
+            .or_else(|_| u64::from_str_radix(int.as_str(), int.radix()).map(Value::from))
+            .unwrap_or(Value::Null),
+        DeValue::Float(float) => float
+            .as_str()
+            .replace('_', "")
+            .parse::<f64>()
+            .ok()
+            .and_then(serde_json::Number::from_f64)
+            .map_or(Value::Null, Value::Number),
+        DeValue::Boolean(b) => Value::Bool(*b),
+        DeValue::Datetime(datetime) => Value::String(datetime.to_string()),
+        DeValue::Array(items) => {
+            Value::Array(items.iter().map(|item| to_json(item.get_ref())).collect())
+        }
+        DeValue::Table(table) => Value::Object(
+            table
+                .iter()
+                .map(|(key, value)| (key.get_ref().to_string(), to_json(value.get_ref())))
+                .collect(),
+        ),
+    }
+}
+
+/// Levenshtein distance, for "did you mean" hints on short identifiers.
+pub(super) fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut previous: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut current = vec![i + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let substitution = previous[j] + usize::from(ca != *cb);
+            current.push(substitution.min(previous[j + 1] + 1).min(current[j] + 1));
+        }
+        previous = current;
+    }
+    previous[b.len()]
+}
