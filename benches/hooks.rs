@@ -22,15 +22,20 @@ use std::sync::Arc;
 use std::task::{Context, Poll, Waker};
 use std::time::{Duration, Instant};
 
+#[path = "../tests/common/wasm_build.rs"]
+mod wasm_build;
+
 use criterion::{BenchmarkId, Criterion, Throughput};
 use hookhost::wasm::CacheMode;
 use hookhost::{HookRunner, RunnerOptions, ToolCall};
 use serde_json::json;
+use wasm_build::build_wasm;
 
 /// The same policy as destructive-guard's `rm -rf /` rule, written as people write hooks.
 const COMMAND_GUARD: &str = r#"input=$(cat); if echo "$input" | grep -Eq '"command": *"[^"]*rm +-(rf|fr) +/'; then echo '{"action":"block","reason":"recursive delete of /"}'; else echo '{"action":"allow"}'; fi"#;
 
 fn main() {
+    let started = std::time::SystemTime::now();
     let workspace = Path::new(env!("CARGO_MANIFEST_DIR"));
     let scratch = tempfile::tempdir().expect("a scratch directory");
     let guard_wasm = build_destructive_guard(workspace);
@@ -176,19 +181,20 @@ fn main() {
     group.finish();
 
     criterion.final_summary();
-    report::print(workspace);
+    report::print(workspace, started);
     deadline_precision(workspace, scratch.path(), &runtime);
 }
 
 /// Runs a spinning guest with `timeout_ms = 50` twenty times and prints how late the deadline
 /// fired.
 fn deadline_precision(workspace: &Path, dir: &Path, runtime: &tokio::runtime::Runtime) {
+    let target = workspace.join("target/fixtures");
     let probe = build_wasm(
         &workspace.join("tests/fixtures/probe/Cargo.toml"),
-        None,
-        workspace,
-        "probe",
-    );
+        &[],
+        &target,
+    )
+    .join("probe.wasm");
     let config = format!(
         "[[hooks]]\nevent = \"PreToolUse\"\nwasm = '{}'\ntimeout_ms = 50\n[hooks.config]\nmode = \"spin\"\n",
         probe.display()
@@ -258,54 +264,28 @@ fn poll_ready<F: Future>(future: F) -> F::Output {
 }
 
 fn build_destructive_guard(workspace: &Path) -> PathBuf {
+    let target = workspace.join("target/fixtures");
     build_wasm(
         &workspace.join("Cargo.toml"),
-        Some("destructive-guard"),
-        workspace,
-        "destructive_guard",
+        &["destructive-guard"],
+        &target,
     )
-}
-
-/// Builds a crate for wasm32-wasip2 into target/fixtures and returns its component.
-fn build_wasm(manifest: &Path, package: Option<&str>, workspace: &Path, artefact: &str) -> PathBuf {
-    let target = workspace.join("target/fixtures");
-    let mut cargo =
-        std::process::Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
-    cargo
-        .args([
-            "build",
-            "--quiet",
-            "--release",
-            "--target",
-            "wasm32-wasip2",
-            "--manifest-path",
-        ])
-        .arg(manifest);
-    if let Some(package) = package {
-        cargo.args(["-p", package]);
-    }
-    let status = cargo
-        .arg("--target-dir")
-        .arg(&target)
-        .env_remove("CARGO_TARGET_DIR")
-        .env_remove("RUSTFLAGS")
-        .status()
-        .expect("cargo runs");
-    assert!(
-        status.success(),
-        "building {artefact} for wasm32-wasip2 failed (rustup target add wasm32-wasip2?)"
-    );
-    target.join(format!("wasm32-wasip2/release/{artefact}.wasm"))
+    .join("destructive_guard.wasm")
 }
 
 /// The summary table, from criterion's own estimates.
 mod report {
     use std::path::Path;
 
-    fn median_ns(workspace: &Path, id: &str) -> Option<f64> {
+    /// The median criterion recorded for `id` in this run (an estimate older than the run,
+    /// left by an earlier one, does not count: the table compares one run only).
+    fn median_ns(workspace: &Path, id: &str, since: std::time::SystemTime) -> Option<f64> {
         let target = std::env::var_os("CARGO_TARGET_DIR")
             .map_or_else(|| workspace.join("target"), Into::into);
         let path = target.join("criterion").join(id).join("new/estimates.json");
+        if std::fs::metadata(&path).ok()?.modified().ok()? < since {
+            return None;
+        }
         let json: serde_json::Value = serde_json::from_slice(&std::fs::read(path).ok()?).ok()?;
         json["median"]["point_estimate"].as_f64()
     }
@@ -320,7 +300,7 @@ mod report {
         }
     }
 
-    pub fn print(workspace: &Path) {
+    pub fn print(workspace: &Path, since: std::time::SystemTime) {
         let cases = [
             ("no hooks configured (PreToolUse)", "no_hooks"),
             ("native closure (destructive-guard policy)", "native"),
@@ -336,7 +316,7 @@ mod report {
         println!("\nhookhost benchmark summary (medians, this run)\n");
         let mut medians = std::collections::HashMap::new();
         for (label, id) in cases {
-            let median = median_ns(workspace, id);
+            let median = median_ns(workspace, id, since);
             if let Some(m) = median {
                 medians.insert(id, m);
             }

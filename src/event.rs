@@ -128,7 +128,17 @@ pub(crate) enum EventPayload<'a> {
     },
 }
 
-impl EventPayload<'_> {
+impl<'a> EventPayload<'a> {
+    /// The tool call the event is about, if any.
+    pub(crate) fn call(&self) -> Option<ToolCall<'a>> {
+        match *self {
+            EventPayload::Guard { call }
+            | EventPayload::Observe { call, .. }
+            | EventPayload::Post { call, .. } => Some(call),
+            EventPayload::Stop { .. } => None,
+        }
+    }
+
     /// The tool the event is about, if any.
     pub(crate) fn tool(&self) -> Option<&str> {
         match self {

@@ -19,14 +19,32 @@ pub(crate) struct HookRequest<'a> {
     pub(crate) cwd: &'a str,
     pub(crate) timeout: Duration,
     pub(crate) forward_stderr: bool,
-    /// The stdin JSON, serialized once per event and shared by the hooks of a phase.
-    pub(crate) json: &'a OnceLock<Vec<u8>>,
+    /// Serializations shared by the hooks of a phase.
+    pub(crate) cache: &'a EventCache,
+}
+
+/// What the hooks of one phase share: each serialization is made once, by the first hook
+/// that needs it.
+#[derive(Default)]
+pub(crate) struct EventCache {
+    stdin: OnceLock<Vec<u8>>,
+    input: OnceLock<String>,
 }
 
 impl HookRequest<'_> {
     /// The event as command hooks read it on stdin.
     pub(crate) fn stdin(&self) -> &[u8] {
-        self.json.get_or_init(|| self.payload.to_json(self.cwd))
+        self.cache
+            .stdin
+            .get_or_init(|| self.payload.to_json(self.cwd))
+    }
+
+    /// The tool input as JSON text, as wasm hooks receive it (empty for Stop).
+    pub(crate) fn input_json(&self) -> &str {
+        self.cache.input.get_or_init(|| match self.payload.call() {
+            Some(call) => call.input.to_string(),
+            None => String::new(),
+        })
     }
 }
 

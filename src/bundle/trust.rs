@@ -2,12 +2,14 @@
 
 use std::fmt;
 use std::io::Cursor;
+use std::path::Path;
 
 use minisign::{PublicKey, SecretKey, SignatureBox};
 use sha2::{Digest as _, Sha256};
 
 use super::payload;
 use super::sections::{self, SIGNATURE_SECTION};
+use crate::config::{KeySource, KeySpec};
 
 /// A minisign key id, shown as minisign shows it: 16 uppercase hex digits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -39,6 +41,34 @@ pub struct TrustedKey {
 }
 
 impl TrustedKey {
+    /// The key of a `[[trust.keys]]` entry; `base_dir` is the config file's directory, which a
+    /// `file` is relative to. The error says which key and what is wrong with it.
+    pub fn load(spec: &KeySpec, base_dir: &Path) -> Result<TrustedKey, String> {
+        let key = match &spec.source {
+            KeySource::Inline(text) => PublicKey::from_base64(text).map_err(|e| {
+                format!(
+                    "trust key \"{}\": `key` is not a minisign public key: {e}",
+                    spec.id
+                )
+            }),
+            KeySource::File(path) => {
+                let path = base_dir.join(path);
+                PublicKey::from_file(&path).map_err(|e| {
+                    format!(
+                        "trust key \"{}\": cannot read a minisign public key from {}: {e}",
+                        spec.id,
+                        path.display()
+                    )
+                })
+            }
+        }?;
+        Ok(TrustedKey {
+            name: spec.id.clone(),
+            key,
+            revoked: spec.revoked,
+        })
+    }
+
     /// The key's minisign id.
     pub fn key_id(&self) -> KeyId {
         KeyId::from_slice(self.key.keynum())

@@ -391,19 +391,8 @@ fn metadata_from(args: &SignArgs, current: Option<Metadata>) -> Result<Option<Me
             .with_context(|| format!("cannot read {}", path.display()))?;
         let value = match serde_json::from_str(&text) {
             Ok(json) => json,
-            // TOML, read by the hooks.toml parser as the [hooks.config] of a throwaway hook.
-            Err(_) => {
-                let config = format!(
-                    "[[hooks]]\nevent = \"Stop\"\nwasm = \"x.wasm\"\n[hooks.config]\n{text}"
-                );
-                let parsed = hookhost::Config::parse(&config, path).with_context(|| {
-                    format!("{} is neither JSON nor a TOML table", path.display())
-                })?;
-                match &parsed.hooks[0].source {
-                    hookhost::config::HookSource::Wasm(wasm) => wasm.config.clone(),
-                    hookhost::config::HookSource::Command(_) => unreachable!("a wasm hook"),
-                }
-            }
+            Err(_) => hookhost::config::toml_to_json(&text)
+                .map_err(|e| anyhow::anyhow!("{} is neither JSON nor TOML: {e}", path.display()))?,
         };
         metadata.default_config = Some(value);
     }
@@ -476,22 +465,12 @@ fn parse_trusted(spec: &str, index: usize) -> Result<TrustedKey> {
 }
 
 fn trust_keys(config: &hookhost::Config) -> Result<Vec<TrustedKey>> {
-    let mut keys = Vec::new();
-    for key in &config.trust.keys {
-        let public = match &key.source {
-            hookhost::config::KeySource::Inline(text) => PublicKey::from_base64(text),
-            hookhost::config::KeySource::File(path) => {
-                PublicKey::from_file(config.base_dir().join(path))
-            }
-        }
-        .map_err(|e| anyhow::anyhow!("trust key \"{}\": {e}", key.id))?;
-        keys.push(TrustedKey {
-            name: key.id.clone(),
-            key: public,
-            revoked: key.revoked,
-        });
-    }
-    Ok(keys)
+    config
+        .trust
+        .keys
+        .iter()
+        .map(|key| TrustedKey::load(key, config.base_dir()).map_err(anyhow::Error::msg))
+        .collect()
 }
 
 fn key_id(public: &PublicKey) -> String {

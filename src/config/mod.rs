@@ -133,6 +133,24 @@ impl Config {
     }
 }
 
+/// A TOML document as JSON, the way a `[hooks.config]` table reaches a wasm hook (datetimes
+/// become strings). For tools that take a config from a file, such as `hookhost sign
+/// --default-config`.
+pub fn toml_to_json(text: &str) -> Result<serde_json::Value, String> {
+    let table = toml::de::DeTable::parse(text).map_err(|error| {
+        let at = error
+            .span()
+            .map(|span| Location::of_offset(text, span.start));
+        match at {
+            Some(at) => format!("{at}: {}", error.message()),
+            None => error.message().to_string(),
+        }
+    })?;
+    Ok(fields::to_json(&toml::de::DeValue::Table(
+        table.into_inner(),
+    )))
+}
+
 /// One `[[hooks]]` entry after validation.
 #[derive(Debug, Clone)]
 pub struct HookSpec {

@@ -456,6 +456,16 @@ fn wasm_and_command_keys_do_not_mix() {
             "[[hooks]]\nevent = \"Stop\"\nwasm = \"\"\n",
             "`wasm` must not be empty",
         ),
+        (
+            "short sha256",
+            "[[hooks]]\nevent = \"Stop\"\nwasm = \"x.wasm\"\nsha256 = \"abc\"\n",
+            "4:10: hook #1 (x.wasm): `sha256` must be 64 hex digits",
+        ),
+        (
+            "sha256 on a command hook",
+            "[[hooks]]\nevent = \"Stop\"\ncommand = \"x\"\nsha256 = \"abc\"\n",
+            "`sha256` applies only to wasm hooks",
+        ),
     ];
     for (name, text, expected) in cases {
         let got = problems(text);
@@ -470,4 +480,14 @@ fn wasm_and_command_keys_do_not_mix() {
             got[0]
         );
     }
+}
+
+#[test]
+fn toml_tables_convert_to_json_like_hooks_config() {
+    assert_eq!(
+        toml_to_json("deny = [\"a\"]\n[nested]\nlevel = 2\n").unwrap(),
+        serde_json::json!({"deny": ["a"], "nested": {"level": 2}})
+    );
+    let error = toml_to_json("deny = [").unwrap_err();
+    assert!(error.starts_with("1:"), "errors are located: {error}");
 }

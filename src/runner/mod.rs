@@ -8,7 +8,7 @@ mod prepare;
 
 use prepare::{WasmRuntime, prepare, trust_store};
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 use std::time::Instant;
 
 use crate::config::{Config, ConfigError, ConfigProblem, HookSpec, OnFailure, Role};
@@ -19,7 +19,7 @@ use crate::event::{EventPayload, GuardContext, StopReason, ToolCall, cap_result}
 use crate::outcome::{
     Block, GuardDecision, HookReport, PostToolOutcome, PreToolOutcome, StopOutcome,
 };
-use crate::runtime::{HookRequest, Runtime};
+use crate::runtime::{EventCache, HookRequest, Runtime};
 use crate::verdict::{HookFailure, Verdict};
 use crate::wasm::{CacheMode, CacheOutcome};
 
@@ -239,7 +239,7 @@ impl HookRunner {
         }
         let mut reports = Vec::new();
         let mut decision = GuardDecision::Allow;
-        let guard_json = OnceLock::new();
+        let guard_json = EventCache::default();
         for hook in inner.matching(Role::Guard, Some(call.tool)) {
             let report = inner
                 .call(hook, EventPayload::Guard { call }, &guard_json)
@@ -266,7 +266,7 @@ impl HookRunner {
                 block_reason: &block.reason,
             },
         };
-        let observe_json = OnceLock::new();
+        let observe_json = EventCache::default();
         for hook in inner.matching(Role::Observe, Some(call.tool)) {
             let payload = EventPayload::Observe { call, guard };
             reports.push(inner.call(hook, payload, &observe_json).await);
@@ -294,7 +294,7 @@ impl HookRunner {
             return outcome;
         }
         let result = cap_result(result);
-        let json = OnceLock::new();
+        let json = EventCache::default();
         for hook in hooks {
             let payload = EventPayload::Post {
                 call,
@@ -353,7 +353,7 @@ impl HookRunner {
         if inner.hooks.is_empty() {
             return outcome;
         }
-        let json = OnceLock::new();
+        let json = EventCache::default();
         for hook in inner.matching(Role::Stop, None) {
             let payload = EventPayload::Stop {
                 reason,
@@ -396,7 +396,7 @@ impl Inner {
         &self,
         hook: &LoadedHook,
         payload: EventPayload<'_>,
-        json: &OnceLock<Vec<u8>>,
+        cache: &EventCache,
     ) -> HookReport {
         let request = HookRequest {
             name: &hook.spec.name,
@@ -405,7 +405,7 @@ impl Inner {
             cwd: &self.cwd,
             timeout: hook.spec.timeout,
             forward_stderr: self.forward_stderr,
-            json,
+            cache,
         };
         let started = Instant::now();
         let response = hook.runtime.call(&request).await;

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use super::RunnerOptions;
 use crate::bundle::{TrustStore, TrustedKey};
 use crate::command::CommandHook;
-use crate::config::{Config, ConfigProblem, HookSource, HookSpec, KeySource, TrustSpec};
+use crate::config::{Config, ConfigProblem, HookSource, HookSpec, TrustSpec};
 use crate::runtime::Runtime;
 use crate::wasm::{CacheMode, CompileCache, WasmEngine, WasmHook};
 
@@ -86,30 +86,8 @@ pub(super) fn trust_store(
         require_signed: spec.require_signed,
     };
     for key in &spec.keys {
-        let parsed = match &key.source {
-            KeySource::Inline(text) => minisign::PublicKey::from_base64(text).map_err(|e| {
-                format!(
-                    "trust key \"{}\": `key` is not a minisign public key: {e}",
-                    key.id
-                )
-            }),
-            KeySource::File(path) => {
-                let path = base_dir.join(path);
-                minisign::PublicKey::from_file(&path).map_err(|e| {
-                    format!(
-                        "trust key \"{}\": cannot read a minisign public key from {}: {e}",
-                        key.id,
-                        path.display()
-                    )
-                })
-            }
-        };
-        match parsed {
-            Ok(public) => store.keys.push(TrustedKey {
-                name: key.id.clone(),
-                key: public,
-                revoked: key.revoked,
-            }),
+        match TrustedKey::load(key, base_dir) {
+            Ok(trusted) => store.keys.push(trusted),
             Err(message) => problems.push(ConfigProblem {
                 location: key.location,
                 hook: None,

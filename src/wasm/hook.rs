@@ -159,11 +159,18 @@ impl WasmHook {
         });
 
         let pre = &self.pre;
-        let (payload, cwd) = (request.payload, request.cwd);
+        let (payload, cwd, input) = (request.payload, request.cwd, request.input_json());
         let store_ref = &mut store;
         let call = async move {
             let hook = pre.instantiate_async(&mut *store_ref).await?;
-            invoke(hook.hookhost_hooks_handler(), store_ref, payload, cwd).await
+            invoke(
+                hook.hookhost_hooks_handler(),
+                store_ref,
+                payload,
+                cwd,
+                input,
+            )
+            .await
         };
         // Epochs stop a guest that computes; this stops one blocked in a host call (a sleep),
         // which no epoch check can reach.
@@ -188,10 +195,11 @@ async fn invoke(
     store: &mut Store<CallState>,
     payload: EventPayload<'_>,
     cwd: &str,
+    input: &str,
 ) -> wasmtime::Result<Result<Verdict, HookFailure>> {
     let tool_call = |call: crate::ToolCall<'_>| types::ToolCall {
         tool: call.tool.to_string(),
-        input: call.input.to_string(),
+        input: input.to_string(),
         tool_iterations: call.tool_iterations as u64,
         cwd: cwd.to_string(),
     };

@@ -4,6 +4,10 @@ use std::path::{Path, PathBuf};
 
 use hookhost::{HookRunner, RunnerOptions};
 
+#[path = "../common/wasm_build.rs"]
+mod wasm_build;
+use wasm_build::build_wasm;
+
 pub struct Project {
     pub dir: tempfile::TempDir,
 }
@@ -108,47 +112,17 @@ pub fn build_fixture(name: &str) -> PathBuf {
     }
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let target_dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("../fixtures");
-    let mut cargo =
-        std::process::Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
-    cargo
-        .args([
-            "build",
-            "--quiet",
-            "--release",
-            "--target",
-            "wasm32-wasip2",
-            "--target-dir",
-        ])
-        .arg(&target_dir);
-    if EXAMPLES.contains(&name) {
+    let out_dir = if EXAMPLES.contains(&name) {
         // All examples in one build: they share the SDK.
-        cargo.arg("--manifest-path").arg(root.join("Cargo.toml"));
-        for example in EXAMPLES {
-            cargo.args(["-p", example]);
-        }
+        build_wasm(&root.join("Cargo.toml"), &EXAMPLES, &target_dir)
     } else {
-        let manifest = root.join("tests/fixtures").join(name).join("Cargo.toml");
-        cargo.arg("--manifest-path").arg(manifest);
-    }
-    let output = cargo
-        .env_remove("CARGO_TARGET_DIR")
-        .env_remove("RUSTFLAGS")
-        .env_remove("CARGO_ENCODED_RUSTFLAGS")
-        .output()
-        .expect("cargo runs");
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(
-        output.status.success(),
-        "building fixture {name} failed{}:\n{stderr}",
-        if stderr.contains("wasm32-wasip2") {
-            " (is the target installed? rustup target add wasm32-wasip2)"
-        } else {
-            ""
-        }
-    );
-    let path = target_dir
-        .join("wasm32-wasip2/release")
-        .join(format!("{}.wasm", name.replace('-', "_")));
+        build_wasm(
+            &root.join("tests/fixtures").join(name).join("Cargo.toml"),
+            &[],
+            &target_dir,
+        )
+    };
+    let path = out_dir.join(format!("{}.wasm", name.replace('-', "_")));
     // Compile it into the shared cache now, once, instead of in every test that loads it.
     let config = format!("[[hooks]]\nevent = \"Stop\"\nwasm = '{}'\n", path.display());
     let config = hookhost::Config::parse(&config, "warm.toml").unwrap();

@@ -707,3 +707,62 @@ fn ten_thousand_calls_do_not_grow_host_memory() {
     );
     assert!(stdout.contains("rss grew by"), "the child ran: {stdout}");
 }
+
+/// Threads of this process named like the epoch ticker.
+fn epoch_threads() -> usize {
+    std::fs::read_dir("/proc/self/task")
+        .unwrap()
+        .flatten()
+        .filter(|task| {
+            std::fs::read_to_string(task.path().join("comm"))
+                .is_ok_and(|name| name.trim() == "hookhost-epoch")
+        })
+        .count()
+}
+
+/// Runs in a child process started by the next test, so that no other runner's ticker counts.
+#[test]
+fn ticker_child() {
+    if std::env::var_os("HOOKHOST_TICKER_CHILD").is_none() {
+        return;
+    }
+    let project = Project::new();
+    let runner = project.runner(&probe_hook("PreToolUse", "allow", "", ""));
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    assert!(runtime.block_on(guard(&runner, json!({}))).is_allowed());
+    assert_eq!(epoch_threads(), 1, "one ticker per runner");
+    drop(runner);
+    // A parked ticker looks every second whether its engine is gone.
+    for _ in 0..100 {
+        if epoch_threads() == 0 {
+            println!("ticker gone");
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    panic!("the epoch ticker outlived its runner");
+}
+
+#[test]
+fn the_epoch_ticker_stops_with_its_runner() {
+    let out = std::process::Command::new(std::env::current_exe().unwrap())
+        .args([
+            "--exact",
+            "wasm::ticker_child",
+            "--nocapture",
+            "--test-threads=1",
+        ])
+        .env("HOOKHOST_TICKER_CHILD", "1")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("ticker gone"), "the child ran: {stdout}");
+}
