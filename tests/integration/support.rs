@@ -157,3 +157,21 @@ pub fn probe_hook(event: &str, mode: &str, extra: &str, config: &str) -> String 
 pub fn test_cache() -> hookhost::wasm::CacheMode {
     hookhost::wasm::CacheMode::Dir(Path::new(env!("CARGO_TARGET_TMPDIR")).join("compile-cache"))
 }
+
+/// Runs one test of this binary alone in a child process, with `env_var` set (the test does
+/// its work only then), and returns its stdout. For tests that need a process to themselves:
+/// its memory, its threads, its real stderr.
+pub fn run_child(test: &str, env_var: &str) -> String {
+    let out = std::process::Command::new(std::env::current_exe().unwrap())
+        .args(["--exact", test, "--nocapture", "--test-threads=1"])
+        .env(env_var, "1")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "{test} failed:\n{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    stdout
+}

@@ -689,22 +689,7 @@ fn repeated_calls_child() {
 
 #[test]
 fn ten_thousand_calls_do_not_grow_host_memory() {
-    let out = std::process::Command::new(std::env::current_exe().unwrap())
-        .args([
-            "--exact",
-            "wasm::repeated_calls_child",
-            "--nocapture",
-            "--test-threads=1",
-        ])
-        .env("HOOKHOST_MEMORY_CHILD", "1")
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{stdout}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let stdout = crate::support::run_child("wasm::repeated_calls_child", "HOOKHOST_MEMORY_CHILD");
     assert!(stdout.contains("rss grew by"), "the child ran: {stdout}");
 }
 
@@ -748,21 +733,6 @@ fn ticker_child() {
 
 #[test]
 fn the_epoch_ticker_stops_with_its_runner() {
-    let out = std::process::Command::new(std::env::current_exe().unwrap())
-        .args([
-            "--exact",
-            "wasm::ticker_child",
-            "--nocapture",
-            "--test-threads=1",
-        ])
-        .env("HOOKHOST_TICKER_CHILD", "1")
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{stdout}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let stdout = crate::support::run_child("wasm::ticker_child", "HOOKHOST_TICKER_CHILD");
     assert!(stdout.contains("ticker gone"), "the child ran: {stdout}");
 }
