@@ -1,5 +1,6 @@
-//! The command runtime: a hook is `bash -c <command>`, the event JSON on stdin, the verdict
-//! JSON on stdout, stderr forwarded line by line under the hook's name.
+//! The command runtime: a hook is `bash -c <command>`, the event on stdin, its answer in its
+//! exit status and stdout (read by the hook's [`Protocol`]), stderr forwarded line by line under
+//! the hook's name.
 //!
 //! What forgeflare's own runner gets wrong, and this one does not:
 //! - a timeout kills the hook's whole process group and never waits for an orphan that holds
@@ -19,8 +20,9 @@ use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncReadExt as _, AsyncWriteExt as _};
 use tokio::time::Instant;
 
+use crate::protocol::{ProcessOutput, Protocol};
 use crate::runtime::{HookRequest, HookResponse};
-use crate::verdict::{HookFailure, parse_stdout};
+use crate::verdict::HookFailure;
 
 /// Bytes of stdout read from a hook; more is a failure.
 pub const STDOUT_CAP_BYTES: usize = 1024 * 1024;
@@ -37,13 +39,25 @@ pub(crate) struct CommandHook {
     pub(crate) env: BTreeMap<String, String>,
     pub(crate) cwd: PathBuf,
     pub(crate) shell: PathBuf,
+    pub(crate) protocol: Protocol,
 }
 
 impl CommandHook {
     pub(crate) async fn call(&self, request: &HookRequest<'_>) -> HookResponse {
-        let stderr = StderrCapture::new(request.name, request.forward_stderr);
-        let result = self.run(request, &stderr).await;
-        let (stderr, stderr_truncated) = stderr.finish();
+        let capture = StderrCapture::new(request.name, request.forward_stderr);
+        let result = match self.run(request, &capture).await {
+            Ok(mut output) => {
+                output.stderr = capture.text();
+                if self.protocol == Protocol::ExitCode {
+                    // An exit-code hook's stdout is its log, not an answer.
+                    capture.push(&output.stdout);
+                    capture.flush_pending();
+                }
+                self.protocol.answer(&request.view, &output)
+            }
+            Err(failure) => Err(failure),
+        };
+        let (stderr, stderr_truncated) = capture.finish();
         HookResponse {
             result,
             stderr,
@@ -51,18 +65,23 @@ impl CommandHook {
         }
     }
 
+    /// Runs the process to its end (or its deadline) and returns how it ended and what it
+    /// printed; a timeout, a spawn failure or stdout over the cap is a failure.
     async fn run(
         &self,
         request: &HookRequest<'_>,
         stderr_capture: &StderrCapture<'_>,
-    ) -> Result<crate::Verdict, HookFailure> {
+    ) -> Result<ProcessOutput, HookFailure> {
+        let view = &request.view;
         let mut command = tokio::process::Command::new(&self.shell);
         command
             .arg("-c")
             .arg(&self.command)
             .current_dir(&self.cwd)
+            .envs(request.env.iter().map(|(k, v)| (k.as_str(), v.as_str())))
+            .envs(view.event.env())
             .envs(&self.env)
-            .env("HOOKHOST_EVENT", request.role.event_name())
+            .env("HOOKHOST_EVENT", view.event.name())
             .env("HOOKHOST_HOOK", request.name)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -70,13 +89,17 @@ impl CommandHook {
             // Its own process group, so that a timeout can kill everything the hook started.
             .process_group(0)
             .kill_on_drop(true);
-        match request.payload.tool() {
-            Some(tool) => command.env("HOOKHOST_TOOL", tool),
+        match view.call {
+            Some(call) => command.env("HOOKHOST_TOOL", call.tool),
             None => command.env_remove("HOOKHOST_TOOL"),
         };
-        match request.role.phase_name() {
-            Some(phase) => command.env("HOOKHOST_PHASE", phase),
-            None => command.env_remove("HOOKHOST_PHASE"),
+        match view.spec.gate {
+            true => command.env("HOOKHOST_PHASE", view.phase.as_str()),
+            false => command.env_remove("HOOKHOST_PHASE"),
+        };
+        match view.event.session_id() {
+            Some(id) => command.env("HOOKHOST_SESSION_ID", id),
+            None => command.env_remove("HOOKHOST_SESSION_ID"),
         };
 
         let mut child = command.spawn().map_err(|error| HookFailure::Spawn {
@@ -102,7 +125,7 @@ impl CommandHook {
             let mut write_stdin = std::pin::pin!(async {
                 if let Some(mut stdin) = stdin {
                     // A hook may exit without reading its input: a broken pipe is not a failure.
-                    let _ = stdin.write_all(request.stdin()).await;
+                    let _ = stdin.write_all(request.stdin(self.protocol)).await;
                 }
             });
             let mut read_stdout =
@@ -155,15 +178,12 @@ impl CommandHook {
             reason: format!("waiting for the hook failed: {error}"),
         })?;
 
-        if let Some(signal) = status.signal() {
-            return Err(HookFailure::Signaled { signal });
-        }
-        match status.code() {
-            Some(0) => {}
-            Some(code) => return Err(HookFailure::Exited { code }),
-            None => return Err(HookFailure::Exited { code: -1 }),
-        }
-        parse_stdout(request.role, &stdout_bytes)
+        Ok(ProcessOutput {
+            code: status.code(),
+            signal: status.signal(),
+            stdout: stdout_bytes,
+            stderr: String::new(),
+        })
     }
 }
 
@@ -280,9 +300,16 @@ impl<'a> StderrCapture<'a> {
     fn forward_line(&self, line: &[u8]) {
         if self.forward {
             let line = String::from_utf8_lossy(line);
+            let line = crate::text::line(line.trim_end_matches('\r'));
             let mut err = std::io::stderr().lock();
-            let _ = writeln!(err, "[hook {}] {}", self.name, line.trim_end_matches('\r'));
+            let _ = writeln!(err, "[hook {}] {line}", crate::text::name(self.name));
         }
+    }
+
+    /// What was kept so far, as text.
+    pub(crate) fn text(&self) -> String {
+        let state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        String::from_utf8_lossy(&state.kept).into_owned()
     }
 
     /// What was kept, as text, and whether anything was cut.

@@ -6,14 +6,19 @@
 //! it deliberately does differently: a config file that exists but cannot be used does not
 //! turn every guard off. It is reported on stderr once, and every PreToolUse call is blocked
 //! with a message naming the problem until the file is fixed.
+//!
+//! hookhost's wider answers reach forgeflare's two-valued interface this way: a warning allows
+//! (and is logged); an "ask" blocks, since forgeflare's loop has nobody to ask; a rewritten
+//! tool input blocks too, since `PreToolResult` cannot carry it and running the original input
+//! would ignore the hook.
 
 use serde::Deserialize;
 use serde_json::Value;
 
 use crate::config::{HookSource, HookSpec};
-use crate::outcome::{GuardDecision, HookReport};
+use crate::outcome::{Decision, HookReport};
 use crate::runner::RunnerOptions;
-use crate::verdict::Verdict;
+use crate::verdict::blocked_message;
 use crate::{ToolCall, error_chain};
 
 /// The guard outcome forgeflare's loop acts on.
@@ -59,6 +64,8 @@ pub struct HookConfig {
     pub timeout_ms: Option<u64>,
 }
 
+/// What the file says, as forgeflare's parser would read it: `phase` and `timeout_ms` are
+/// `None` where the file does not set them.
 impl From<&HookSpec> for HookConfig {
     fn from(spec: &HookSpec) -> HookConfig {
         let command = match &spec.source {
@@ -66,11 +73,11 @@ impl From<&HookSpec> for HookConfig {
             HookSource::Wasm(wasm) => wasm.path.display().to_string(),
         };
         HookConfig {
-            event: spec.role.event_name().to_string(),
+            event: spec.events.to_string(),
             command,
             match_tool: spec.match_tool.clone(),
-            phase: spec.role.phase_name().map(str::to_string),
-            timeout_ms: Some(spec.timeout_ms()),
+            phase: spec.phase_written.map(|phase| phase.as_str().to_string()),
+            timeout_ms: spec.timeout.map(|timeout| timeout.as_millis() as u64),
         }
     }
 }
@@ -107,14 +114,20 @@ impl HookRunner {
         }
     }
 
-    /// True when any hook is configured (or the configuration is broken and guards block).
+    /// True when the file declares any hook, as forgeflare reports it (hooks with hookhost's
+    /// `enabled = false`, a key forgeflare does not know, count). One difference on purpose: a
+    /// broken file answers true, so that an agent that checks this before calling its hooks
+    /// still gets the fail-closed block instead of skipping its guards.
     pub fn has_hooks(&self) -> bool {
-        self.runner.has_hooks()
+        self.runner.has_hooks() || self.runner.configured_hooks().next().is_some()
     }
 
-    /// The configured hooks, as forgeflare declares them.
+    /// The hooks the file declares, as forgeflare's parser reads them (disabled ones included).
     pub fn hooks(&self) -> Vec<HookConfig> {
-        self.runner.hooks().map(HookConfig::from).collect()
+        self.runner
+            .configured_hooks()
+            .map(HookConfig::from)
+            .collect()
     }
 
     /// PreToolUse: guards (fail closed), then observers (fail open).
@@ -131,12 +144,44 @@ impl HookRunner {
         };
         let outcome = self.runner.pre_tool_use(call).await;
         log_failures(&outcome.reports);
+        for notice in &outcome.notices {
+            eprintln!(
+                "[hooks] PreToolUse hook {} warns: {}",
+                crate::text::name(&notice.by),
+                crate::text::line(&notice.reason)
+            );
+        }
+        let block = |by: &str, reason: String| PreToolResult::Block {
+            reason: blocked_message(by, &reason),
+            blocked_by: by.to_string(),
+        };
         match outcome.decision {
-            GuardDecision::Allow => PreToolResult::Allow,
-            GuardDecision::Block(block) => PreToolResult::Block {
+            Decision::Block(block) => PreToolResult::Block {
                 reason: block.message(),
                 blocked_by: block.blocked_by,
             },
+            Decision::Ask(notice) => block(
+                &notice.by,
+                format!(
+                    "asks for confirmation, which forgeflare cannot give: {}",
+                    notice.reason
+                ),
+            ),
+            _ if outcome.updated_input.is_some() => {
+                let by = outcome
+                    .reports
+                    .iter()
+                    .rev()
+                    .find(|r| matches!(&r.result, Ok(v) if v.updated_input.is_some()))
+                    .map_or("a hook", |r| r.name.as_str())
+                    .to_string();
+                block(
+                    &by,
+                    "rewrote the tool input, which forgeflare's hook interface cannot carry"
+                        .to_string(),
+                )
+            }
+            _ => PreToolResult::Allow,
         }
     }
 
@@ -158,10 +203,10 @@ impl HookRunner {
         let outcome = self.runner.post_tool_use(call, result, is_error).await;
         log_failures(&outcome.reports);
         log_warnings(&outcome.warnings);
-        match outcome.signal {
+        match outcome.signal() {
             Some(signal) => PostToolResult::Signal {
-                signal: signal.signal,
-                reason: signal.reason,
+                signal: signal.signal.clone(),
+                reason: signal.reason.clone(),
             },
             None => PostToolResult::Continue,
         }
@@ -186,26 +231,24 @@ impl HookRunner {
 /// failures (the block message says less than the detail), unrecognized Stop actions.
 fn log_failures(reports: &[HookReport]) {
     for report in reports {
-        let event = report.role.label();
+        let event = report.label();
+        let name = crate::text::name(&report.name);
         match &report.result {
             Err(failure) => eprintln!(
-                "[hooks] {event} hook {} failed: {}",
-                report.name,
-                failure.detailed()
+                "[hooks] {event} hook {name} failed: {}",
+                crate::text::line(&failure.detailed())
             ),
-            Ok(Verdict::Stopped {
-                unrecognized_action: Some(action),
-            }) => eprintln!(
-                "[hooks] Stop hook {} returned unrecognized action \"{action}\"; treated as continue",
-                report.name
-            ),
-            Ok(_) => {}
+            Ok(verdict) => {
+                if let Some(note) = &verdict.note {
+                    eprintln!("[hooks] {event} hook {name} {}", crate::text::line(note));
+                }
+            }
         }
     }
 }
 
 fn log_warnings(warnings: &[String]) {
     for warning in warnings {
-        eprintln!("[hooks] Warning: {warning}");
+        eprintln!("[hooks] Warning: {}", crate::text::line(warning));
     }
 }

@@ -50,19 +50,29 @@ pub mod convergence;
 pub mod counters;
 pub mod event;
 pub mod forgeflare;
+pub mod matcher;
 pub mod outcome;
 pub mod verdict;
+#[cfg(feature = "wasm")]
 pub mod wasm;
 
 mod command;
+mod native;
+mod protocol;
 mod runner;
 mod runtime;
+mod text;
 
-pub use config::{Config, ConfigError, HookSpec, OnFailure, Role};
+pub use config::{Config, ConfigError, HookSpec, OnFailure};
 pub use counters::{BlockCounters, MAX_CONSECUTIVE_BLOCKS, MAX_TOTAL_BLOCKS};
-pub use event::{StopReason, ToolCall};
-pub use outcome::{Block, GuardDecision, HookReport, PostToolOutcome, PreToolOutcome, StopOutcome};
-pub use runner::{HookRunner, RunnerOptions, WasmInfo};
-pub use verdict::{HookFailure, Signal, Verdict};
+pub use event::{Event, EventSpec, OwnedEvent, Phase, StopReason, ToolCall};
+pub use matcher::{EventPattern, ToolMatcher};
+pub use native::{HookInput, NativeHook, NativeHookError, OwnedInput};
+pub use outcome::{Block, Decision, HookReport, Notice, Outcome};
+pub use protocol::Protocol;
+#[cfg(feature = "wasm")]
+pub use runner::WasmInfo;
+pub use runner::{Flushed, HookRunner, RunnerOptions};
+pub use verdict::{Answer, HookFailure, Signal, Verdict};
 
 pub(crate) use runner::error_chain;

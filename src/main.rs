@@ -13,7 +13,11 @@ fn main() -> ExitCode {
             for cause in error.chain().skip(1) {
                 eprintln!("  caused by: {cause}");
             }
-            ExitCode::from(cli::EXIT_ERROR)
+            if error.downcast_ref::<cli::UsageError>().is_some() {
+                ExitCode::from(cli::EXIT_USAGE)
+            } else {
+                ExitCode::from(cli::EXIT_ERROR)
+            }
         }
     }
 }

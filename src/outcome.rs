@@ -1,8 +1,12 @@
-//! What the runner returns for each event: the decision, and a report of every hook that ran.
+//! What the runner returns for an event: the merged decision, what else the hooks asked of the
+//! agent, and a report of every hook that ran.
 
+use std::borrow::Cow;
 use std::time::Duration;
 
-use crate::config::Role;
+use serde_json::Value;
+
+use crate::event::{Phase, catalog};
 use crate::verdict::{HookFailure, Signal, Verdict, blocked_message, guard_failed_message};
 
 /// The report of one hook call.
@@ -10,12 +14,17 @@ use crate::verdict::{HookFailure, Signal, Verdict, blocked_message, guard_failed
 pub struct HookReport {
     /// The hook's name.
     pub name: String,
-    /// Its 0-based position in the configuration.
+    /// Its 0-based position among the runner's hooks (configured ones first, then registered).
     pub index: usize,
-    /// Its event and phase.
-    pub role: Role,
-    /// "command" or "wasm".
+    /// The event it ran for.
+    pub event: String,
+    /// Guard or observer.
+    pub phase: Phase,
+    /// "command", "wasm" or "native".
     pub kind: &'static str,
+    /// True for an async hook, which ran in the background (its report comes from
+    /// [`crate::HookRunner::flush`]).
+    pub background: bool,
     /// Wall-clock time of the call.
     pub duration: Duration,
     /// Its answer, or how it failed.
@@ -26,32 +35,72 @@ pub struct HookReport {
     pub stderr_truncated: bool,
 }
 
-/// The outcome of PreToolUse: the guards' decision, then the observers' reports.
-#[derive(Debug, Clone)]
-pub struct PreToolOutcome {
-    /// Whether the tool may run.
-    pub decision: GuardDecision,
-    /// Every hook that ran, guards first, in declaration order.
-    pub reports: Vec<HookReport>,
-}
-
-impl PreToolOutcome {
-    /// True when the tool may run.
-    pub fn is_allowed(&self) -> bool {
-        matches!(self.decision, GuardDecision::Allow)
+impl HookReport {
+    /// `PreToolUse/guard`, `PreToolUse/observe`, `PostToolUse`, `Stop`, ...: the event, and the
+    /// phase for events whose hooks have phases.
+    pub fn label(&self) -> String {
+        label(&self.event, self.phase)
     }
 }
 
-/// The guard phase's decision.
+/// `event/phase` for events whose hooks have phases (gates), else the event.
+pub(crate) fn label(event: &str, phase: Phase) -> String {
+    if catalog::spec(event).gate {
+        format!("{event}/{}", phase.as_str())
+    } else {
+        event.to_string()
+    }
+}
+
+/// Who said something, and what.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum GuardDecision {
-    /// Every matching guard allowed (or there was none).
+pub struct Notice {
+    /// The hook's name.
+    pub by: String,
+    /// Its words.
+    pub reason: String,
+}
+
+/// The merged decision of an event's guards: the strongest answer, by the precedence
+/// block > ask > warn > approve > allow.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Decision {
+    /// No guard objected (or there was none).
     Allow,
-    /// A guard blocked or failed closed.
+    /// A guard gave explicit permission and none objected.
+    Approve(Notice),
+    /// Go on; a guard surfaced a reason (every warning is in [`Outcome::notices`]).
+    Warn(Notice),
+    /// A guard defers to the agent's user.
+    Ask(Notice),
+    /// A guard blocked, or failed closed.
     Block(Block),
 }
 
-/// Who blocked a tool, and why.
+impl Decision {
+    /// `allow`, `approve`, `warn`, `ask` or `block`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Decision::Allow => "allow",
+            Decision::Approve(_) => "approve",
+            Decision::Warn(_) => "warn",
+            Decision::Ask(_) => "ask",
+            Decision::Block(_) => "block",
+        }
+    }
+
+    pub(crate) fn rank(&self) -> u8 {
+        match self {
+            Decision::Allow => 0,
+            Decision::Approve(_) => 1,
+            Decision::Warn(_) => 2,
+            Decision::Ask(_) => 3,
+            Decision::Block(_) => 4,
+        }
+    }
+}
+
+/// Who blocked, and why.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Block {
     /// The name of the hook (or, for a configuration error, the file) that blocked.
@@ -73,7 +122,7 @@ impl Block {
         }
     }
 
-    /// A guard (or the configuration) failed and the tool is blocked by default.
+    /// A guard (or the configuration) failed and the event is blocked by default.
     pub(crate) fn failed(hook: &str, failure: HookFailure) -> Block {
         Block {
             blocked_by: hook.to_string(),
@@ -92,27 +141,82 @@ impl Block {
     }
 }
 
-/// The outcome of PostToolUse.
+/// What the hooks of one event decided and asked for.
 #[derive(Debug, Clone)]
-pub struct PostToolOutcome {
-    /// The first signal raised: it decides the agent's `signal_break` (R7).
-    pub signal: Option<Signal>,
-    /// Every signal raised, in declaration order; each was recorded in convergence.json.
+pub struct Outcome {
+    /// The event.
+    pub event: Cow<'static, str>,
+    /// The guards' merged decision.
+    pub decision: Decision,
+    /// The tool input as the guards rewrote it (rewrites chain in declaration order); `None`
+    /// when no hook rewrote it. Run the tool with this.
+    pub updated_input: Option<Value>,
+    /// Context for the model, from every hook that gave some, in declaration order.
+    pub context: Vec<Notice>,
+    /// The first request to end the agent's run.
+    pub stop: Option<Notice>,
+    /// Every warning and every message for the user, in order.
+    pub notices: Vec<Notice>,
+    /// Every signal raised, in declaration order (R7: the first decides `signal_break`); each
+    /// was recorded in convergence.json.
     pub signals: Vec<Signal>,
-    /// Every hook that ran.
+    /// Every hook that ran in the foreground: guards first, then observers, in declaration order.
     pub reports: Vec<HookReport>,
-    /// Problems writing convergence.json; they change nothing else (R8).
+    /// hookhost's own problems (a convergence.json write, a full background queue); they change
+    /// nothing else (R8).
     pub warnings: Vec<String>,
+    /// Stop (forgeflare): true when this call wrote `final` to convergence.json; false when the
+    /// session already had one (it is written once per session, R8), or the write failed.
+    pub final_written: bool,
 }
 
-/// The outcome of Stop.
-#[derive(Debug, Clone)]
-pub struct StopOutcome {
-    /// Every hook that ran.
-    pub reports: Vec<HookReport>,
-    /// True when this call wrote `final`; false when the session already had one (it is
-    /// written once per session, R8) or the write failed.
-    pub final_written: bool,
-    /// Problems writing convergence.json.
-    pub warnings: Vec<String>,
+impl Outcome {
+    /// An outcome with no hooks run.
+    pub(crate) fn new(event: &str) -> Outcome {
+        Outcome {
+            event: match catalog::builtin(event) {
+                Some(spec) => Cow::Borrowed(spec.name),
+                None => Cow::Owned(event.to_string()),
+            },
+            decision: Decision::Allow,
+            updated_input: None,
+            context: Vec::new(),
+            stop: None,
+            notices: Vec::new(),
+            signals: Vec::new(),
+            reports: Vec::new(),
+            warnings: Vec::new(),
+            final_written: false,
+        }
+    }
+
+    /// True when the agent may go on without asking anyone: allow, approve or warn.
+    pub fn is_allowed(&self) -> bool {
+        matches!(
+            self.decision,
+            Decision::Allow | Decision::Approve(_) | Decision::Warn(_)
+        )
+    }
+
+    /// The block, if the guards blocked.
+    pub fn block(&self) -> Option<&Block> {
+        match &self.decision {
+            Decision::Block(block) => Some(block),
+            _ => None,
+        }
+    }
+
+    /// The first signal: it decides the agent's `signal_break` (R7).
+    pub fn signal(&self) -> Option<&Signal> {
+        self.signals.first()
+    }
+
+    /// All context for the model in one text, hooks' contributions separated by blank lines.
+    pub fn context_text(&self) -> Option<String> {
+        if self.context.is_empty() {
+            return None;
+        }
+        let parts: Vec<&str> = self.context.iter().map(|c| c.reason.as_str()).collect();
+        Some(parts.join("\n\n"))
+    }
 }

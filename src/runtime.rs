@@ -1,4 +1,4 @@
-//! The one question both runtimes answer: "run this hook on this event within this budget,
+//! The one question every runtime answers: "run this hook on this event within this budget,
 //! give me a verdict or a failure". The runner calls [`Runtime::call`] and never needs to know
 //! which kind of hook it called.
 
@@ -6,44 +6,62 @@ use std::sync::OnceLock;
 use std::time::Duration;
 
 use crate::command::CommandHook;
-use crate::config::Role;
-use crate::event::EventPayload;
+use crate::native::NativeHook;
+use crate::protocol::{HookEvent, Protocol};
 use crate::verdict::{HookFailure, Verdict};
+#[cfg(feature = "wasm")]
 use crate::wasm::WasmHook;
 
 /// One call of one hook.
 pub(crate) struct HookRequest<'a> {
     pub(crate) name: &'a str,
-    pub(crate) role: Role,
-    pub(crate) payload: EventPayload<'a>,
-    pub(crate) cwd: &'a str,
+    pub(crate) view: HookEvent<'a>,
     pub(crate) timeout: Duration,
     pub(crate) forward_stderr: bool,
+    /// Variables the runner adds to command hooks' environment (the event's come with it).
+    pub(crate) env: &'a [(String, String)],
     /// Serializations shared by the hooks of a phase.
     pub(crate) cache: &'a EventCache,
 }
 
 /// What the hooks of one phase share: each serialization is made once, by the first hook
-/// that needs it.
+/// that needs it. A new cache is made whenever what hooks see changes (a phase, a rewrite).
 #[derive(Default)]
 pub(crate) struct EventCache {
-    stdin: OnceLock<Vec<u8>>,
+    forgeflare: OnceLock<Vec<u8>>,
+    claude: OnceLock<Vec<u8>>,
     input: OnceLock<String>,
+    payload: OnceLock<String>,
 }
 
 impl HookRequest<'_> {
-    /// The event as command hooks read it on stdin.
-    pub(crate) fn stdin(&self) -> &[u8] {
-        self.cache
-            .stdin
-            .get_or_init(|| self.payload.to_json(self.cwd))
+    /// The event as a command hook of `protocol` reads it on stdin.
+    pub(crate) fn stdin(&self, protocol: Protocol) -> &[u8] {
+        let slot = match protocol {
+            Protocol::Forgeflare | Protocol::ExitCode => &self.cache.forgeflare,
+            Protocol::Claude => &self.cache.claude,
+        };
+        slot.get_or_init(|| protocol.stdin(&self.view))
     }
 
-    /// The tool input as JSON text, as wasm hooks receive it (empty for Stop).
+    /// The tool input as JSON text, as wasm hooks receive it (empty without a tool).
     pub(crate) fn input_json(&self) -> &str {
-        self.cache.input.get_or_init(|| match self.payload.call() {
+        self.cache.input.get_or_init(|| match self.view.call {
             Some(call) => call.input.to_string(),
             None => String::new(),
+        })
+    }
+
+    /// The event's own fields as a JSON object, as wasm hooks receive them.
+    pub(crate) fn payload_json(&self) -> &str {
+        self.cache.payload.get_or_init(|| {
+            let object: serde_json::Map<String, serde_json::Value> = self
+                .view
+                .event
+                .fields()
+                .map(|(name, value)| (name.to_string(), value.clone()))
+                .collect();
+            serde_json::Value::Object(object).to_string()
         })
     }
 }
@@ -60,14 +78,28 @@ pub(crate) struct HookResponse {
 #[derive(Debug)]
 pub(crate) enum Runtime {
     Command(CommandHook),
+    #[cfg(feature = "wasm")]
     Wasm(WasmHook),
+    Native(NativeHook),
 }
 
 impl Runtime {
     pub(crate) async fn call(&self, request: &HookRequest<'_>) -> HookResponse {
         match self {
             Runtime::Command(hook) => hook.call(request).await,
+            #[cfg(feature = "wasm")]
             Runtime::Wasm(hook) => hook.call(request).await,
+            Runtime::Native(hook) => hook.call(request).await,
+        }
+    }
+
+    /// "command", "wasm" or "native".
+    pub(crate) fn kind(&self) -> &'static str {
+        match self {
+            Runtime::Command(_) => "command",
+            #[cfg(feature = "wasm")]
+            Runtime::Wasm(_) => "wasm",
+            Runtime::Native(_) => "native",
         }
     }
 }

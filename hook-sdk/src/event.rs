@@ -199,6 +199,21 @@ pub enum StopReason {
 }
 
 impl StopReason {
+    /// The reason spelled `text` (`end_turn`, ...), if it is one of the seven.
+    pub fn parse(text: &str) -> Option<StopReason> {
+        [
+            StopReason::EndTurn,
+            StopReason::IterationLimit,
+            StopReason::ApiError,
+            StopReason::ContinuationCap,
+            StopReason::BlockLimitConsecutive,
+            StopReason::BlockLimitTotal,
+            StopReason::ConvergenceSignal,
+        ]
+        .into_iter()
+        .find(|reason| reason.as_str() == text)
+    }
+
     /// The contract's string, for example `end_turn`.
     pub fn as_str(self) -> &'static str {
         match self {

@@ -1,9 +1,10 @@
 //! Write hookhost hooks in Rust.
 //!
-//! A hook is a type that implements [`Hook`]: one method per event, each with a harmless
-//! default, so a guard implements only [`Hook::guard`]. [`export!`] turns the type into a
-//! WebAssembly component for hookhost's `hook` world (`wit/hookhost.wit`). Build it with
-//! `cargo build --release --target wasm32-wasip2`, and point a hooks.toml entry at the
+//! A hook is a type that implements [`Hook`]: one method per forgeflare event and one for every
+//! event, each with a harmless default, so a guard implements only [`Hook::guard`] and a
+//! SessionStart hook only [`Hook::handle`]. [`export!`] turns the type into a WebAssembly
+//! component for hookhost's `hook` world (`wit/hookhost.wit`, `hookhost:hooks@0.2.0`). Build it
+//! with `cargo build --release --target wasm32-wasip2`, and point a hooks.toml entry at the
 //! `.wasm`.
 //!
 //! ```
@@ -32,7 +33,9 @@
 //!
 //! What a hook can use:
 //! - the event: [`ToolCall`] (with typed views: [`ToolCall::bash`], [`ToolCall::edit`], ...),
-//!   [`ObserveEvent`], [`PostEvent`], [`StopEvent`];
+//!   [`ObserveEvent`], [`PostEvent`], [`StopEvent`]; for every other event (SessionStart,
+//!   UserPromptSubmit, custom ones) an [`Event`], answered with a [`Verdict`] (allow, approve,
+//!   warn, ask, block; a rewritten input, context, stop, a signal, a message);
 //! - its configuration, the `[hooks.config]` table, deserialized into your own type:
 //!   [`config`];
 //! - logging, shown on the agent's stderr under the hook's name: [`log`];
@@ -49,6 +52,7 @@ mod event;
 pub mod fs;
 pub mod glob;
 mod host;
+mod lifecycle;
 pub mod path;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod testing;
@@ -57,12 +61,14 @@ mod tools;
 
 pub use event::{Blocked, Guard, ObserveEvent, Post, PostEvent, StopEvent, StopReason, ToolCall};
 pub use host::{ConfigError, Level, config, config_json, log, state};
+pub use lifecycle::{Answer, Event, Observed, Phase, Verdict, dispatch};
 pub use time::{format_rfc3339, timestamp};
 pub use tools::{BashInput, EditInput, GlobInput, GrepInput, ReadInput};
 
-/// A hook: one method per event, each with a default that does nothing harmful (allow,
-/// nothing, continue, nothing). hookhost calls only the method of the event (and phase) the
-/// hook is configured for.
+/// A hook: one method per forgeflare event, and [`Hook::handle`] for every event, each with a
+/// default that does nothing harmful (allow, nothing, continue, nothing). hookhost calls
+/// `handle` for every event the hook is configured for; its default sends forgeflare's three
+/// events to `guard`, `observe`, `post` and `stop`.
 ///
 /// The methods take no `self`: every call runs in a fresh instance, so there is nothing to
 /// keep in one. Use [`state`] for memory across calls.
@@ -88,6 +94,14 @@ pub trait Hook {
     fn stop(event: &StopEvent) {
         let _ = event;
     }
+
+    /// Every event (SessionStart, UserPromptSubmit, custom ones, and forgeflare's too). Override
+    /// it for events other than forgeflare's, or for answers richer than allow/block (ask, warn,
+    /// a rewritten input, context); call [`dispatch`] for the events you leave to the methods
+    /// above.
+    fn handle(event: &Event) -> Verdict {
+        dispatch::<Self>(event)
+    }
 }
 
 /// Makes a [`Hook`] the component's implementation of hookhost's `hook` world. Use it once,
@@ -104,17 +118,8 @@ macro_rules! export {
         const _: () = {
             struct __HookSdkExport;
             impl $crate::__glue::Guest for __HookSdkExport {
-                fn guard(call: $crate::__glue::RawToolCall) -> $crate::__glue::RawGuardVerdict {
-                    $crate::__glue::guard::<$hook>(call)
-                }
-                fn observe(event: $crate::__glue::RawObserveEvent) {
-                    $crate::__glue::observe::<$hook>(event)
-                }
-                fn post(event: $crate::__glue::RawPostEvent) -> $crate::__glue::RawPostVerdict {
-                    $crate::__glue::post::<$hook>(event)
-                }
-                fn stop(event: $crate::__glue::RawStopEvent) {
-                    $crate::__glue::stop::<$hook>(event)
+                fn handle(event: $crate::__glue::RawEvent) -> $crate::__glue::RawVerdict {
+                    $crate::__glue::handle::<$hook>(event)
                 }
             }
             $crate::__bindings::__export_hook_world!(__HookSdkExport with_types_in $crate::__bindings);
@@ -140,77 +145,53 @@ pub mod __bindings {
 pub mod __glue {
     use crate::__bindings::exports::hookhost::hooks::handler;
     use crate::__bindings::hookhost::hooks::types;
-    use crate::{
-        Blocked, Guard, Hook, ObserveEvent, Post, PostEvent, StopEvent, StopReason, ToolCall,
-    };
+    use crate::{Answer, Event, Hook, Observed, Phase};
 
     pub use handler::Guest;
-    pub type RawToolCall = types::ToolCall;
-    pub type RawGuardVerdict = types::GuardVerdict;
-    pub type RawObserveEvent = types::ObserveEvent;
-    pub type RawPostEvent = types::PostEvent;
-    pub type RawPostVerdict = types::PostVerdict;
-    pub type RawStopEvent = types::StopEvent;
+    pub type RawEvent = types::Event;
+    pub type RawVerdict = types::Verdict;
 
-    fn call(raw: RawToolCall) -> ToolCall {
-        ToolCall {
-            input: serde_json::from_str(&raw.input).unwrap_or(serde_json::Value::String(raw.input)),
-            tool: raw.tool,
-            tool_iterations: raw.tool_iterations,
-            cwd: raw.cwd,
-        }
-    }
-
-    pub fn guard<H: Hook>(raw: RawToolCall) -> RawGuardVerdict {
-        match H::guard(&call(raw)) {
-            Guard::Allow => types::GuardVerdict::Allow,
-            Guard::Block(reason) => types::GuardVerdict::Block(reason),
-        }
-    }
-
-    pub fn observe<H: Hook>(raw: RawObserveEvent) {
-        let blocked = match (raw.blocked, raw.blocked_by, raw.block_reason) {
-            (true, by, reason) => Some(Blocked {
-                by: by.unwrap_or_default(),
-                reason: reason.unwrap_or_default(),
-            }),
-            (false, _, _) => None,
-        };
-        H::observe(&ObserveEvent {
-            call: call(raw.call),
-            blocked,
+    pub fn handle<H: Hook>(raw: RawEvent) -> RawVerdict {
+        let observed = raw.observed.map(|observed| Observed {
+            decision: match observed.decision {
+                types::DecisionKind::Allow => "allow",
+                types::DecisionKind::Approve => "approve",
+                types::DecisionKind::Warn => "warn",
+                types::DecisionKind::Ask => "ask",
+                types::DecisionKind::Block => "block",
+            },
+            by: observed.by,
+            reason: observed.reason,
         });
-    }
-
-    pub fn post<H: Hook>(raw: RawPostEvent) -> RawPostVerdict {
-        let event = PostEvent {
-            call: call(raw.call),
-            result: raw.result,
-            is_error: raw.is_error,
-        };
-        match H::post(&event) {
-            Post::Continue => types::PostVerdict::Continue,
-            Post::Signal { name, reason } => {
-                types::PostVerdict::Signal(types::Signal { name, reason })
-            }
+        let event = Event::from_parts(
+            raw.name,
+            match raw.phase {
+                types::Phase::Guard => Phase::Guard,
+                types::Phase::Observe => Phase::Observe,
+            },
+            raw.session_id,
+            raw.cwd,
+            raw.tool
+                .map(|tool| (tool.tool, tool.input, tool.tool_iterations)),
+            raw.payload,
+            observed,
+        );
+        let verdict = H::handle(&event);
+        types::Verdict {
+            answer: match verdict.answer {
+                Answer::Allow => types::Answer::Allow,
+                Answer::Approve => types::Answer::Approve,
+                Answer::Warn(reason) => types::Answer::Warn(reason),
+                Answer::Ask(reason) => types::Answer::Ask(reason),
+                Answer::Block(reason) => types::Answer::Block(reason),
+            },
+            updated_input: verdict.updated_input.map(|input| input.to_string()),
+            context: verdict.context,
+            stop: verdict.stop,
+            signal: verdict
+                .signal
+                .map(|(name, reason)| types::Signal { name, reason }),
+            message: verdict.message,
         }
-    }
-
-    pub fn stop<H: Hook>(raw: RawStopEvent) {
-        let reason = match raw.reason {
-            types::StopReason::EndTurn => StopReason::EndTurn,
-            types::StopReason::IterationLimit => StopReason::IterationLimit,
-            types::StopReason::ApiError => StopReason::ApiError,
-            types::StopReason::ContinuationCap => StopReason::ContinuationCap,
-            types::StopReason::BlockLimitConsecutive => StopReason::BlockLimitConsecutive,
-            types::StopReason::BlockLimitTotal => StopReason::BlockLimitTotal,
-            types::StopReason::ConvergenceSignal => StopReason::ConvergenceSignal,
-        };
-        H::stop(&StopEvent {
-            reason,
-            tool_iterations: raw.tool_iterations,
-            total_tokens: raw.total_tokens,
-            cwd: raw.cwd,
-        });
     }
 }

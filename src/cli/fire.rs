@@ -1,247 +1,189 @@
-//! `hookhost fire`: run one event through the configured hooks and show what happened.
+//! `hookhost fire`: run one event (any built-in or custom event) through the configured hooks
+//! and show what each hook did and what the agent should do.
 
-use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::{Context as _, Result, bail};
-use hookhost::{GuardDecision, HookReport, StopReason, ToolCall, Verdict};
+use anyhow::Result;
+use hookhost::{Decision, HookRunner, Outcome};
 use serde_json::{Value, json};
 
-use super::{EXIT_BLOCKED, EXIT_SIGNALLED, render};
-
-#[derive(Clone, Copy, clap::ValueEnum)]
-#[value(rename_all = "verbatim")]
-pub enum EventName {
-    PreToolUse,
-    PostToolUse,
-    Stop,
-}
+use super::event::{EventArgs, Sample};
+use super::{EXIT_ASKED, EXIT_BLOCKED, EXIT_SIGNALLED, render};
 
 #[derive(clap::Args)]
 pub struct FireArgs {
-    /// The event to fire
-    #[arg(value_enum)]
-    event: EventName,
+    #[command(flatten)]
+    event: EventArgs,
     #[command(flatten)]
     config: super::ConfigArgs,
-    /// The tool's name (PreToolUse, PostToolUse)
-    #[arg(long, default_value = "Bash")]
-    tool: String,
-    /// The tool's input as JSON
-    #[arg(long, value_name = "JSON", conflicts_with = "input_file")]
-    input: Option<String>,
-    /// Read the tool's input JSON from a file ("-" for stdin)
-    #[arg(long, value_name = "FILE")]
-    input_file: Option<PathBuf>,
-    /// The tool's result (PostToolUse)
-    #[arg(long, value_name = "TEXT", default_value = "")]
-    result: String,
-    /// The tool's result is an error (PostToolUse)
-    #[arg(long)]
-    is_error: bool,
-    /// The agent's batch counter
-    #[arg(long, default_value_t = 0)]
-    tool_iterations: usize,
-    /// Why the run ended (Stop)
-    #[arg(long, default_value = "end_turn")]
-    reason: String,
-    /// Tokens used by the run (Stop)
-    #[arg(long, default_value_t = 0)]
-    total_tokens: u64,
     /// Print one JSON object instead of text
     #[arg(long)]
     json: bool,
 }
 
 pub async fn run(args: FireArgs) -> Result<ExitCode> {
+    let sample = args.event.sample()?;
     // Hook stderr is shown in the report, under each hook, instead of interleaved.
     let (path, runner) = args.config.load_runner(None)?;
-    let input = read_input(&args)?;
-    let call = ToolCall {
-        tool: &args.tool,
-        input: &input,
-        tool_iterations: args.tool_iterations,
-    };
-
-    let (reports, summary, code) = match args.event {
-        EventName::PreToolUse => {
-            let outcome = runner.pre_tool_use(call).await;
-            match outcome.decision {
-                GuardDecision::Allow => (outcome.reports, json!({"decision": "allow"}), 0),
-                GuardDecision::Block(block) => (
-                    outcome.reports,
-                    json!({
-                        "decision": "block",
-                        "blocked_by": block.blocked_by,
-                        "message": block.message(),
-                        "hook_failed": block.failure.is_some(),
-                    }),
-                    EXIT_BLOCKED,
-                ),
-            }
-        }
-        EventName::PostToolUse => {
-            let outcome = runner
-                .post_tool_use(call, &args.result, args.is_error)
-                .await;
-            warn_all(&outcome.warnings, args.json);
-            match outcome.signal {
-                None => (outcome.reports, json!({"decision": "continue"}), 0),
-                Some(signal) => (
-                    outcome.reports,
-                    json!({"decision": "signal", "signal": signal.signal, "reason": signal.reason}),
-                    EXIT_SIGNALLED,
-                ),
-            }
-        }
-        EventName::Stop => {
-            let reason: StopReason = args.reason.parse()?;
-            let outcome = runner
-                .stop(reason, args.tool_iterations, args.total_tokens)
-                .await;
-            warn_all(&outcome.warnings, args.json);
-            (
-                outcome.reports,
-                json!({"decision": "stopped", "reason": reason}),
-                0,
-            )
-        }
-    };
-
-    let event = event_label(args.event);
+    let outcome = fire(&runner, &sample).await;
+    let code = exit_code(&outcome);
     if args.json {
-        let hooks: Vec<Value> = reports.iter().map(report_json).collect();
-        let mut out = json!({"event": event, "config": path, "hooks": hooks});
+        let mut out = json!({
+            "event": sample.name,
+            "config": path,
+            "hooks": outcome.reports.iter().map(render::report_json).collect::<Vec<Value>>(),
+        });
         out.as_object_mut()
             .expect("object")
-            .extend(summary.as_object().expect("object").clone());
+            .extend(summary(&outcome).as_object().expect("object").clone());
         println!("{}", serde_json::to_string_pretty(&out)?);
+        for warning in &outcome.warnings {
+            eprintln!("warning: {}", render::safe(warning));
+        }
     } else {
-        print_text(event, &args, &reports, &summary);
+        print_text(&sample, &outcome);
     }
     Ok(ExitCode::from(code))
 }
 
-fn read_input(args: &FireArgs) -> Result<Value> {
-    let text = match (&args.input, &args.input_file) {
-        (Some(text), _) => text.clone(),
-        (None, Some(file)) if file.as_os_str() == "-" => {
-            std::io::read_to_string(std::io::stdin()).context("cannot read the input from stdin")?
+/// Fires `sample`: forgeflare's Stop also writes `final` to convergence.json.
+pub async fn fire(runner: &HookRunner, sample: &Sample) -> Outcome {
+    match sample.stop {
+        Some(reason) => {
+            runner
+                .stop(reason, sample.tool_iterations, sample.total_tokens)
+                .await
         }
-        (None, Some(file)) => std::fs::read_to_string(file)
-            .with_context(|| format!("cannot read the input file {}", file.display()))?,
-        (None, None) => return Ok(json!({})),
+        None => runner.fire(&sample.event()).await,
+    }
+}
+
+/// 0 allowed, 2 blocked, 3 a signal (and not blocked), 4 the hooks ask the user.
+pub fn exit_code(outcome: &Outcome) -> u8 {
+    match &outcome.decision {
+        Decision::Block(_) => EXIT_BLOCKED,
+        Decision::Ask(_) => EXIT_ASKED,
+        _ if !outcome.signals.is_empty() => EXIT_SIGNALLED,
+        _ => 0,
+    }
+}
+
+/// The outcome as JSON fields. `decision` keeps forgeflare's words where they apply
+/// (PostToolUse: `continue` or `signal`; Stop: `stopped`).
+pub fn summary(outcome: &Outcome) -> Value {
+    let decision = match (&outcome.decision, outcome.event.as_ref()) {
+        (Decision::Allow, "PostToolUse") if outcome.signal().is_some() => "signal",
+        (Decision::Allow, "PostToolUse") => "continue",
+        (Decision::Allow, "Stop") => "stopped",
+        (decision, _) => decision.kind(),
     };
-    match serde_json::from_str(&text) {
-        Ok(value) => Ok(value),
-        Err(error) => bail!(
-            "the tool input is not valid JSON ({error}); pass an object such as --input '{{\"command\":\"ls\"}}'"
-        ),
-    }
-}
-
-fn event_label(event: EventName) -> &'static str {
-    match event {
-        EventName::PreToolUse => "PreToolUse",
-        EventName::PostToolUse => "PostToolUse",
-        EventName::Stop => "Stop",
-    }
-}
-
-fn warn_all(warnings: &[String], json: bool) {
-    for warning in warnings {
-        if json {
-            eprintln!("warning: {warning}");
-        } else {
-            println!("warning: {warning}");
+    let mut out = json!({ "decision": decision });
+    let fields = out.as_object_mut().expect("object");
+    match &outcome.decision {
+        Decision::Block(block) => {
+            fields.insert("blocked_by".into(), json!(block.blocked_by));
+            fields.insert("message".into(), json!(block.message()));
+            fields.insert("hook_failed".into(), json!(block.failure.is_some()));
         }
+        Decision::Ask(notice) | Decision::Warn(notice) => {
+            fields.insert("decided_by".into(), json!(notice.by));
+            fields.insert("reason".into(), json!(notice.reason));
+        }
+        Decision::Approve(notice) => {
+            fields.insert("decided_by".into(), json!(notice.by));
+        }
+        Decision::Allow => {}
     }
+    if let Some(signal) = outcome.signal() {
+        fields.insert("signal".into(), json!(signal.signal));
+        fields.insert("signal_reason".into(), json!(signal.reason));
+    }
+    let signals: Vec<Value> = outcome
+        .signals
+        .iter()
+        .map(|s| json!({"signal": s.signal, "reason": s.reason}))
+        .collect();
+    fields.insert("signals".into(), json!(signals));
+    if let Some(input) = &outcome.updated_input {
+        fields.insert("updated_input".into(), input.clone());
+    }
+    if let Some(context) = outcome.context_text() {
+        fields.insert("context".into(), json!(context));
+    }
+    if let Some(stop) = &outcome.stop {
+        fields.insert("stop".into(), json!({"by": stop.by, "reason": stop.reason}));
+    }
+    let notices: Vec<Value> = outcome
+        .notices
+        .iter()
+        .map(|n| json!({"by": n.by, "reason": n.reason}))
+        .collect();
+    fields.insert("notices".into(), json!(notices));
+    out
 }
 
-fn print_text(event: &str, args: &FireArgs, reports: &[HookReport], summary: &Value) {
-    match event {
-        "Stop" => println!("{event} reason={}", args.reason),
-        _ => println!(
-            "{event} tool={} input={}",
-            args.tool,
-            args.input.as_deref().unwrap_or("{}")
-        ),
-    }
-    if reports.is_empty() {
+fn print_text(sample: &Sample, outcome: &Outcome) {
+    println!("{}", sample.describe());
+    if outcome.reports.is_empty() {
         println!("  (no hook matched)");
     }
-    let rows: Vec<Vec<String>> = reports
-        .iter()
-        .map(|r| {
-            vec![
-                format!("#{}", r.index + 1),
-                r.name.clone(),
-                r.role.label().to_string(),
-                render::duration(r.duration),
-                render::outcome(r),
-            ]
-        })
-        .collect();
-    if !rows.is_empty() {
-        let table = render::table(&["#", "HOOK", "EVENT", "TIME", "VERDICT"], &rows);
-        for (i, line) in table.lines().enumerate() {
-            println!("  {line}");
-            // Row i (after the header) belongs to report i - 1.
-            if let Some(report) = i.checked_sub(1).and_then(|r| reports.get(r)) {
-                for stderr_line in report.stderr.lines() {
-                    println!("      stderr| {stderr_line}");
-                }
-                if report.stderr_truncated {
-                    println!("      stderr| ... (cut)");
-                }
-            }
+    render::print_reports(&outcome.reports, "  ");
+    for warning in &outcome.warnings {
+        println!("warning: {}", render::safe(warning));
+    }
+    for notice in &outcome.notices {
+        println!(
+            "notice from {}: {}",
+            render::safe(&notice.by),
+            render::safe(&notice.reason)
+        );
+    }
+    if let Some(input) = &outcome.updated_input {
+        println!("updated input: {}", render::safe(&input.to_string()));
+    }
+    if let Some(context) = outcome.context_text() {
+        println!("context for the model:");
+        for line in context.lines() {
+            println!("  | {}", render::safe(line));
         }
     }
-    let verdict = match summary["decision"].as_str() {
-        Some("allow") => "ALLOWED".to_string(),
-        Some("block") => format!(
-            "BLOCKED: {}",
-            summary["message"].as_str().unwrap_or_default()
+    if let Some(stop) = &outcome.stop {
+        println!(
+            "stop the run (asked by {}): {}",
+            render::safe(&stop.by),
+            render::safe(&stop.reason)
+        );
+    }
+    let verdict = match &outcome.decision {
+        Decision::Block(block) => format!("BLOCKED: {}", render::safe(&block.message())),
+        Decision::Ask(notice) => format!(
+            "ASK the user ({}): {}",
+            render::safe(&notice.by),
+            render::safe(&notice.reason)
         ),
-        Some("signal") => format!(
-            "SIGNAL {}: {}",
-            summary["signal"].as_str().unwrap_or_default(),
-            summary["reason"].as_str().unwrap_or_default()
+        _ if outcome.signal().is_some() => {
+            let signal = outcome.signal().expect("checked");
+            format!(
+                "SIGNAL {}: {}",
+                render::safe(&signal.signal),
+                render::safe(&signal.reason)
+            )
+        }
+        Decision::Warn(notice) => format!(
+            "ALLOWED with a warning from {}: {}",
+            render::safe(&notice.by),
+            render::safe(&notice.reason)
         ),
-        Some("continue") => "CONTINUE".to_string(),
-        _ => "STOPPED".to_string(),
+        Decision::Approve(notice) => format!("APPROVED by {}", render::safe(&notice.by)),
+        Decision::Allow => match sample.name.as_str() {
+            "PostToolUse" => "CONTINUE".to_string(),
+            "Stop" => "STOPPED".to_string(),
+            _ => "ALLOWED".to_string(),
+        },
     };
     println!("=> {verdict}");
-}
-
-fn report_json(report: &HookReport) -> Value {
-    let mut out = json!({
-        "name": report.name,
-        "index": report.index,
-        "event": report.role.event_name(),
-        "phase": report.role.phase_name(),
-        "kind": report.kind,
-        "duration_ms": report.duration.as_secs_f64() * 1000.0,
-        "stderr": report.stderr,
-        "stderr_truncated": report.stderr_truncated,
-    });
-    let verdict = match &report.result {
-        Ok(Verdict::Allow) => json!({"verdict": "allow"}),
-        Ok(Verdict::Block { reason }) => json!({"verdict": "block", "reason": reason}),
-        Ok(Verdict::Observed) => json!({"verdict": "observed"}),
-        Ok(Verdict::Continue) => json!({"verdict": "continue"}),
-        Ok(Verdict::Signal(signal)) => {
-            json!({"verdict": "signal", "signal": signal.signal, "reason": signal.reason})
-        }
-        Ok(Verdict::Stopped {
-            unrecognized_action,
-        }) => {
-            json!({"verdict": "continue", "unrecognized_action": unrecognized_action})
-        }
-        Err(failure) => json!({"verdict": "failed", "failure": failure.detailed()}),
-    };
-    out.as_object_mut()
-        .expect("object")
-        .extend(verdict.as_object().expect("object").clone());
-    out
+    let spec = hookhost::event::catalog::spec(&sample.name);
+    if outcome.block().is_some() && !matches!(sample.name.as_str(), "PreToolUse") {
+        println!("   (a block on {}: {})", sample.name, spec.block_means);
+    }
 }

@@ -3,7 +3,9 @@
 mod bench;
 mod bundle;
 mod check;
+mod event;
 mod fire;
+mod input;
 mod new;
 mod render;
 mod replay;
@@ -14,12 +16,18 @@ use std::process::ExitCode;
 use anyhow::{Context as _, Result, bail};
 use clap::{Parser, Subcommand};
 
-/// Exit status of a command that could not do its job (bad usage, bad config, I/O).
+/// Exit status of a command that could not do its job (bad config, I/O).
 pub const EXIT_ERROR: u8 = 1;
-/// Exit status of `fire` when a guard blocked the tool.
+/// Exit status of `fire` when a guard blocked the event.
 pub const EXIT_BLOCKED: u8 = 2;
-/// Exit status of `fire PostToolUse` when a hook signalled.
+/// Exit status of `fire` when a hook signalled (and nothing blocked).
 pub const EXIT_SIGNALLED: u8 = 3;
+/// Exit status of `fire` when a guard defers to the user (`ask`).
+pub const EXIT_ASKED: u8 = 4;
+/// Exit status of a command line hookhost cannot read (an unknown command or option, a
+/// missing argument, an argument that is not UTF-8): sysexits' EX_USAGE, distinct from
+/// "blocked" so that a script can tell a typo from a block.
+pub const EXIT_USAGE: u8 = 64;
 
 /// Where hookhost looks for a configuration when `--config` is not given, in order.
 const DEFAULT_CONFIGS: [&str; 2] = [".forgeflare/hooks.toml", "hooks.toml"];
@@ -58,12 +66,20 @@ enum Command {
     Check(check::CheckArgs),
     /// Run one event through the configured hooks and show what each hook did.
     #[command(
-        after_help = "Exit status: 0 allowed (or nothing signalled), 2 blocked by a guard, \
-                            3 a PostToolUse hook signalled, 1 error.\n\nExamples:\n  \
+        after_help = "EVENT is any built-in event (PreToolUse, PermissionRequest, PostToolUse, \
+                            PostToolUseFailure, UserPromptSubmit, SessionStart, SessionEnd, Notification, Stop, \
+                            SubagentStart, SubagentStop, PreCompact) or a custom one.\n\n\
+                            Exit status: 0 allowed (approved, warned, nothing signalled), 2 blocked, 3 a hook \
+                            signalled, 4 a guard asks the user, 1 error, 64 a command line hookhost cannot read.\n\n\
+                            Examples:\n  \
                             hookhost fire PreToolUse --tool Bash --input '{\"command\":\"rm -rf /\"}'\n  \
                             hookhost fire PreToolUse --tool Edit --input-file edit.json --json\n  \
                             hookhost fire PostToolUse --tool Bash --input '{\"command\":\"cargo test\"}' --result 'ok' --is-error\n  \
-                            hookhost fire Stop --reason iteration_limit --tool-iterations 50 --total-tokens 120000"
+                            hookhost fire Stop --reason iteration_limit --tool-iterations 50 --total-tokens 120000\n  \
+                            hookhost fire UserPromptSubmit --prompt 'refactor the parser' --session-id 260215-173319\n  \
+                            hookhost fire SessionStart --session-id 260215-173319 --field source=resume\n  \
+                            hookhost fire started --payload '{\"mode\":\"building\"}' --env FRESHER_MODE=building\n  \
+                            hookhost fire tool:pre_execute --tool bash --input '{\"command\":\"sudo ls\"}'"
     )]
     Fire(fire::FireArgs),
     /// Run a recorded session through the hooks and report what each hook did.
@@ -86,7 +102,8 @@ enum Command {
         after_help = "Measure in release builds (cargo build --release); debug builds of hookhost are ~20x slower \
                             for wasm hooks.\n\nExamples:\n  hookhost bench\n  \
                             hookhost bench --config demo/hooks.toml -n 1000 --input '{\"command\":\"rm -rf /\"}'\n  \
-                            hookhost bench --event PostToolUse --result 'test result: ok'"
+                            hookhost bench PostToolUse --result 'test result: ok'\n  \
+                            hookhost bench UserPromptSubmit --prompt 'hello'"
     )]
     Bench(bench::BenchArgs),
     /// Create a minisign key pair for signing bundles.
@@ -132,9 +149,11 @@ struct ConfigArgs {
 }
 
 impl ConfigArgs {
-    /// The configuration file to use: `--config`, or the first default that exists.
+    /// The configuration file to use: `--config` (which must exist: a typo in an explicit
+    /// path must not mean "no guards"), or the first default that exists.
     fn config_path(&self) -> Result<PathBuf> {
         if let Some(path) = &self.config {
+            input::regular_file(path, "configuration")?;
             return Ok(path.clone());
         }
         let cwd = self.cwd()?;
@@ -175,9 +194,41 @@ fn absolute(path: &Path) -> Result<PathBuf> {
     std::path::absolute(path).with_context(|| format!("cannot resolve {}", path.display()))
 }
 
+/// An error in the command line itself: `main` exits with [`EXIT_USAGE`].
+#[derive(Debug)]
+pub struct UsageError(pub String);
+
+impl std::fmt::Display for UsageError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for UsageError {}
+
 /// Parses the command line and runs the command.
 pub fn run() -> Result<ExitCode> {
-    let cli = Cli::parse();
+    // clap says only that "one or more" arguments are not UTF-8; say which.
+    for (position, argument) in std::env::args_os().enumerate().skip(1) {
+        if argument.to_str().is_none() {
+            return Err(UsageError(format!(
+                "argument {position} ({}) is not valid UTF-8; hookhost takes UTF-8 arguments",
+                render::safe(&argument.to_string_lossy())
+            ))
+            .into());
+        }
+    }
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(error) if !error.use_stderr() => {
+            // --help, --version.
+            error.exit();
+        }
+        Err(error) => {
+            let _ = error.print();
+            return Ok(ExitCode::from(EXIT_USAGE));
+        }
+    };
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()

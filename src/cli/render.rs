@@ -1,8 +1,24 @@
-//! Human output: aligned tables and one-line descriptions of verdicts.
+//! Human output: aligned tables, one-line descriptions of verdicts, and the JSON of a report.
+//! Everything a hook or a configuration wrote goes through [`safe`] first.
 
 use std::time::Duration;
 
-use hookhost::{HookReport, Verdict};
+use hookhost::{Answer, HookReport};
+use serde_json::{Value, json};
+
+/// Untrusted text on one line: control characters escaped, so that a hook's output or a
+/// repository's file cannot repaint the terminal or forge a line.
+pub fn safe(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c.is_control() && c != '\t' {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
 
 /// Rows of cells printed with every column padded to its widest cell.
 pub fn table(header: &[&str], rows: &[Vec<String>]) -> String {
@@ -41,22 +57,141 @@ pub fn duration(d: Duration) -> String {
     }
 }
 
+/// `text`, cut to `max` characters with an ellipsis.
+pub fn abbreviate(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        text.to_string()
+    } else {
+        let cut: String = text.chars().take(max.saturating_sub(1)).collect();
+        format!("{cut}…")
+    }
+}
+
 /// What a hook answered, in a few words.
 pub fn outcome(report: &HookReport) -> String {
-    match &report.result {
-        Ok(Verdict::Allow) => "allow".into(),
-        Ok(Verdict::Block { reason }) => format!("block: {reason}"),
-        Ok(Verdict::Observed) => "ok".into(),
-        Ok(Verdict::Continue) => "continue".into(),
-        Ok(Verdict::Signal(signal)) => format!("signal {}: {}", signal.signal, signal.reason),
-        Ok(Verdict::Stopped {
-            unrecognized_action: None,
-        }) => "continue".into(),
-        Ok(Verdict::Stopped {
-            unrecognized_action: Some(action),
-        }) => {
-            format!("unrecognized action \"{action}\" (treated as continue)")
-        }
-        Err(failure) => format!("FAILED: {}", failure.detailed()),
+    let verdict = match &report.result {
+        Err(failure) => return format!("FAILED: {}", safe(&failure.detailed())),
+        Ok(verdict) => verdict,
+    };
+    let mut parts = vec![match &verdict.answer {
+        Answer::Allow if report.phase == hookhost::Phase::Observe => "ok".to_string(),
+        Answer::Allow => match report.event.as_str() {
+            "PostToolUse" | "Stop" => "continue".to_string(),
+            _ => "allow".to_string(),
+        },
+        Answer::Approve => "approve".to_string(),
+        Answer::Warn(reason) => format!("warn: {}", safe(reason)),
+        Answer::Ask(reason) => format!("ask: {}", safe(reason)),
+        Answer::Block(reason) => format!("block: {}", safe(reason)),
+    }];
+    if let Some(signal) = &verdict.signal {
+        parts = vec![format!(
+            "signal {}: {}",
+            safe(&signal.signal),
+            safe(&signal.reason)
+        )];
     }
+    if verdict.updated_input.is_some() {
+        parts.push("+ updated input".to_string());
+    }
+    if verdict.context.is_some() {
+        parts.push("+ context".to_string());
+    }
+    if let Some(stop) = &verdict.stop {
+        parts.push(format!("+ stop: {}", safe(stop)));
+    }
+    if let Some(note) = &verdict.note {
+        parts.push(format!("({})", safe(note)));
+    }
+    parts.join(" ")
+}
+
+/// The table of a call's reports, with each hook's stderr under its row.
+pub fn print_reports(reports: &[HookReport], indent: &str) {
+    if reports.is_empty() {
+        return;
+    }
+    let rows: Vec<Vec<String>> = reports
+        .iter()
+        .map(|r| {
+            vec![
+                format!("#{}", r.index + 1),
+                safe(&r.name),
+                format!(
+                    "{}{}",
+                    r.label(),
+                    if r.background { " (async)" } else { "" }
+                ),
+                duration(r.duration),
+                outcome(r),
+            ]
+        })
+        .collect();
+    let table = table(&["#", "HOOK", "EVENT", "TIME", "VERDICT"], &rows);
+    for (i, line) in table.lines().enumerate() {
+        println!("{indent}{line}");
+        // Row i (after the header) belongs to report i - 1.
+        if let Some(report) = i.checked_sub(1).and_then(|r| reports.get(r)) {
+            for stderr_line in report.stderr.lines() {
+                println!("{indent}    stderr| {}", safe(stderr_line));
+            }
+            if report.stderr_truncated {
+                println!("{indent}    stderr| ... (cut)");
+            }
+        }
+    }
+}
+
+/// One report as JSON.
+pub fn report_json(report: &HookReport) -> Value {
+    let mut out = json!({
+        "name": report.name,
+        "index": report.index,
+        "event": report.event,
+        "phase": report.phase.as_str(),
+        "kind": report.kind,
+        "async": report.background,
+        "duration_ms": report.duration.as_secs_f64() * 1000.0,
+        "stderr": report.stderr,
+        "stderr_truncated": report.stderr_truncated,
+    });
+    let fields = out.as_object_mut().expect("object");
+    match &report.result {
+        Err(failure) => {
+            fields.insert("verdict".into(), json!("failed"));
+            fields.insert("failure".into(), json!(failure.detailed()));
+        }
+        Ok(verdict) => {
+            let kind = match (&verdict.answer, report.event.as_str()) {
+                (Answer::Allow, _) if report.phase == hookhost::Phase::Observe => "observed",
+                (Answer::Allow, "PostToolUse" | "Stop") if verdict.signal.is_none() => "continue",
+                (Answer::Allow, _) if verdict.signal.is_some() => "signal",
+                (answer, _) => answer.kind(),
+            };
+            fields.insert("verdict".into(), json!(kind));
+            if let Some(reason) = verdict.answer.reason() {
+                fields.insert("reason".into(), json!(reason));
+            }
+            if let Some(signal) = &verdict.signal {
+                fields.insert("signal".into(), json!(signal.signal));
+                fields.insert("reason".into(), json!(signal.reason));
+            }
+            if let Some(input) = &verdict.updated_input {
+                fields.insert("updated_input".into(), input.clone());
+            }
+            if let Some(context) = &verdict.context {
+                fields.insert("context".into(), json!(context));
+            }
+            if let Some(stop) = &verdict.stop {
+                fields.insert("stop".into(), json!(stop));
+            }
+            if let Some(message) = &verdict.message {
+                fields.insert("message".into(), json!(message));
+            }
+            if let Some(note) = &verdict.note {
+                fields.insert("note".into(), json!(note));
+            }
+        }
+    }
+    out
 }

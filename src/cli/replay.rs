@@ -11,17 +11,26 @@
 //! ```
 //!
 //! A tool call has `tool` and `input`, and optionally `result` (default empty), `is_error`
-//! (default false) and `tool_iterations` (default: the number of calls before it). A Stop line
-//! has `stop` (one of the seven reasons) and optionally `total_tokens`.
+//! (default false), `tool_iterations` (default: the number of calls before it) and
+//! `session_id`; it fires PreToolUse and, unless a guard blocked, PostToolUse. A Stop line has
+//! `stop` (one of the seven reasons) and optionally `total_tokens`. Any other event is a line
+//! with `event` (its name, built-in or custom), optionally `session_id`, `tool` and `input`,
+//! and its payload fields:
+//!
+//! ```text
+//! {"event": "SessionStart", "session_id": "260215-173319", "source": "startup"}
+//! {"event": "UserPromptSubmit", "prompt": "refactor the parser"}
+//! {"event": "llm:pre_request", "model": "claude", "tokens": 1200}
+//! ```
 
 use std::collections::BTreeMap;
-use std::io::{BufRead as _, IsTerminal as _, Write as _};
+use std::io::{BufRead, IsTerminal as _, Read as _, Write as _};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
 use anyhow::{Context as _, Result, bail};
-use hookhost::{GuardDecision, HookReport, StopReason, ToolCall, Verdict};
+use hookhost::{Answer, Event, HookReport, StopReason, ToolCall};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
@@ -49,6 +58,7 @@ pub struct ReplayArgs {
 enum Line {
     Call(CallLine),
     Stop(StopLine),
+    Event(EventLine),
 }
 
 #[derive(Deserialize)]
@@ -62,6 +72,16 @@ struct CallLine {
     is_error: bool,
     #[serde(default)]
     tool_iterations: Option<usize>,
+    #[serde(default)]
+    session_id: Option<String>,
+}
+
+/// Any other event: its name, optional session and tool call, and its payload.
+struct EventLine {
+    event: String,
+    session_id: Option<String>,
+    tool: Option<(String, Value)>,
+    payload: serde_json::Map<String, Value>,
 }
 
 #[derive(Deserialize)]
@@ -76,14 +96,52 @@ impl Line {
     fn parse(text: &str) -> Result<Line, String> {
         let value: Value = serde_json::from_str(text).map_err(|e| format!("not JSON ({e})"))?;
         let object = value.as_object().ok_or("not a JSON object")?;
+        if object.contains_key("event") {
+            return EventLine::parse(value).map(Line::Event);
+        }
         let parsed = if object.contains_key("stop") {
             serde_json::from_value(value).map(Line::Stop)
         } else if object.contains_key("tool") {
             serde_json::from_value(value).map(Line::Call)
         } else {
-            return Err("neither a tool call ({\"tool\": ..., \"input\": ...}) nor a stop ({\"stop\": ...})".to_string());
+            return Err("neither a tool call ({\"tool\": ..., \"input\": ...}), a stop ({\"stop\": ...}) nor an event ({\"event\": ...})".to_string());
         };
         parsed.map_err(|e| e.to_string())
+    }
+}
+
+impl EventLine {
+    fn parse(value: Value) -> Result<EventLine, String> {
+        let Value::Object(mut object) = value else {
+            return Err("not a JSON object".to_string());
+        };
+        let event = match object.remove("event") {
+            Some(Value::String(name)) if !name.trim().is_empty() => name,
+            _ => return Err("`event` must be a non-empty string".to_string()),
+        };
+        if let Some(meant) = hookhost::event::catalog::lookalike(&event) {
+            return Err(format!(
+                "unknown event {event:?}; did you mean {:?}?",
+                meant.name
+            ));
+        }
+        let session_id = match object.remove("session_id") {
+            None => None,
+            Some(Value::String(id)) => Some(id),
+            Some(_) => return Err("`session_id` must be a string".to_string()),
+        };
+        let tool = match (object.remove("tool"), object.remove("input")) {
+            (Some(Value::String(tool)), input) => Some((tool, input.unwrap_or(json!({})))),
+            (None, None) => None,
+            (None, Some(_)) => return Err("`input` without `tool`".to_string()),
+            (Some(_), _) => return Err("`tool` must be a string".to_string()),
+        };
+        Ok(EventLine {
+            event,
+            session_id,
+            tool,
+            payload: object,
+        })
     }
 }
 
@@ -91,21 +149,27 @@ impl Line {
 #[derive(Default)]
 struct HookStats {
     kind: &'static str,
-    role: &'static str,
+    label: String,
     seen: usize,
     blocked: usize,
+    asked: usize,
+    warned: usize,
     signalled: usize,
     failed: usize,
     durations: Vec<Duration>,
 }
 
-/// A call a guard blocked.
+/// An event a guard blocked.
 struct BlockedCall {
     line: usize,
-    tool: String,
+    event: String,
+    tool: Option<String>,
     input: String,
     message: String,
 }
+
+/// The longest line of a session hookhost reads.
+const LINE_MAX_BYTES: usize = 16 << 20;
 
 pub async fn run(args: ReplayArgs) -> Result<ExitCode> {
     let scratch = tempfile::tempdir().context("cannot create a temporary state directory")?;
@@ -114,28 +178,41 @@ pub async fn run(args: ReplayArgs) -> Result<ExitCode> {
         .clone()
         .unwrap_or_else(|| scratch.path().to_path_buf());
     let (path, runner) = args.config.load_runner(Some(state_dir))?;
+    super::input::regular_file(&args.session, "session")?;
     let file = std::fs::File::open(&args.session)
         .with_context(|| format!("cannot open the session {}", args.session.display()))?;
-    let lines: Vec<String> = std::io::BufReader::new(file)
-        .lines()
-        .collect::<Result<_, _>>()
-        .with_context(|| format!("cannot read the session {}", args.session.display()))?;
+    let total_bytes = file.metadata().map(|m| m.len()).unwrap_or(0);
+    let mut reader = std::io::BufReader::new(file);
 
     let mut stats: BTreeMap<(usize, String), HookStats> = BTreeMap::new();
     let mut blocked_calls = Vec::new();
     let mut bad_lines = Vec::new();
-    let (mut calls, mut stops) = (0usize, 0usize);
-    let progress = Progress::new(lines.len());
-    for (index, text) in lines.iter().enumerate() {
-        let number = index + 1;
-        progress.update(number);
-        if text.trim().is_empty() {
-            continue;
-        }
-        let line = match Line::parse(text) {
-            Ok(line) => line,
+    let (mut calls, mut stops, mut events) = (0usize, 0usize, 0usize);
+    let progress = Progress::new(total_bytes);
+    let mut read_bytes = 0u64;
+    let mut number = 0;
+    loop {
+        number += 1;
+        let Some(line) = read_line(&mut reader, &mut read_bytes)? else {
+            break;
+        };
+        progress.update(read_bytes);
+        let parsed = line.and_then(|text| {
+            if text.trim().is_empty() {
+                Ok(None)
+            } else {
+                Line::parse(&text).map(Some)
+            }
+        });
+        let line = match parsed {
+            Ok(Some(line)) => line,
+            Ok(None) => continue,
             Err(error) => {
-                let problem = format!("{}:{number}: {error}", args.session.display());
+                let problem = format!(
+                    "{}:{number}: {}",
+                    args.session.display(),
+                    render::safe(&error.to_string())
+                );
                 if !args.keep_going {
                     progress.finish();
                     bail!("{problem}\n(pass --keep-going to skip bad lines)");
@@ -151,6 +228,7 @@ pub async fn run(args: ReplayArgs) -> Result<ExitCode> {
                 result,
                 is_error,
                 tool_iterations,
+                session_id,
             }) => {
                 let call = ToolCall {
                     tool: &tool,
@@ -158,19 +236,31 @@ pub async fn run(args: ReplayArgs) -> Result<ExitCode> {
                     tool_iterations: tool_iterations.unwrap_or(calls),
                 };
                 calls += 1;
-                let pre = runner.pre_tool_use(call).await;
+                let with_session = |event: Event<'static>| match &session_id {
+                    Some(id) => event.with_session(id.clone()),
+                    None => event,
+                };
+                let pre = runner
+                    .fire(&with_session(Event::new("PreToolUse")).with_tool(call))
+                    .await;
                 record(&mut stats, &pre.reports);
-                if let GuardDecision::Block(block) = &pre.decision {
+                if let Some(block) = pre.block() {
                     blocked_calls.push(BlockedCall {
                         line: number,
-                        tool: tool.clone(),
-                        input: abbreviate(&input.to_string(), 80),
+                        event: "PreToolUse".to_string(),
+                        tool: Some(tool.clone()),
+                        input: render::abbreviate(&input.to_string(), 80),
                         message: block.message(),
                     });
                     // A blocked tool never runs, so PostToolUse does not fire for it (R7).
                     continue;
                 }
-                let post = runner.post_tool_use(call, &result, is_error).await;
+                let post_event = Event::post_tool_use(call, &result, is_error);
+                let post_event = match &session_id {
+                    Some(id) => post_event.with_session(id.as_str()),
+                    None => post_event,
+                };
+                let post = runner.fire(&post_event).await;
                 record(&mut stats, &post.reports);
             }
             Line::Stop(StopLine { stop, total_tokens }) => {
@@ -179,17 +269,60 @@ pub async fn run(args: ReplayArgs) -> Result<ExitCode> {
                 record(&mut stats, &outcome.reports);
                 runner.clear_convergence_state().ok();
             }
+            Line::Event(line) => {
+                events += 1;
+                let mut event =
+                    Event::new(line.event.as_str()).with_payload(Value::Object(line.payload));
+                if let Some(id) = &line.session_id {
+                    event = event.with_session(id.as_str());
+                }
+                if let Some((tool, input)) = &line.tool {
+                    event = event.with_tool(ToolCall {
+                        tool,
+                        input,
+                        tool_iterations: calls,
+                    });
+                }
+                let outcome = runner.fire(&event).await;
+                record(&mut stats, &outcome.reports);
+                if let Some(block) = outcome.block() {
+                    blocked_calls.push(BlockedCall {
+                        line: number,
+                        event: line.event.clone(),
+                        tool: line.tool.as_ref().map(|(tool, _)| tool.clone()),
+                        input: line
+                            .tool
+                            .as_ref()
+                            .map(|(_, input)| render::abbreviate(&input.to_string(), 80))
+                            .unwrap_or_default(),
+                        message: block.message(),
+                    });
+                }
+            }
         }
     }
+    record(
+        &mut stats,
+        &runner
+            .flush(std::time::Duration::from_secs(30))
+            .await
+            .reports,
+    );
     progress.finish();
 
+    let counts = Counts {
+        calls,
+        stops,
+        events,
+    };
     if args.json {
         let hooks: Vec<Value> = stats
             .iter()
             .map(|((index, name), s)| {
                 json!({
-                    "name": name, "index": index, "kind": s.kind, "event": s.role,
-                    "calls": s.seen, "blocked": s.blocked, "signalled": s.signalled, "failed": s.failed,
+                    "name": name, "index": index, "kind": s.kind, "event": s.label,
+                    "calls": s.seen, "blocked": s.blocked, "asked": s.asked, "warned": s.warned,
+                    "signalled": s.signalled, "failed": s.failed,
                     "p50_ms": percentile(&s.durations, 0.50).as_secs_f64() * 1000.0,
                     "p99_ms": percentile(&s.durations, 0.99).as_secs_f64() * 1000.0,
                 })
@@ -197,19 +330,69 @@ pub async fn run(args: ReplayArgs) -> Result<ExitCode> {
             .collect();
         let blocked: Vec<Value> = blocked_calls
             .iter()
-            .map(
-                |b| json!({"line": b.line, "tool": b.tool, "input": b.input, "message": b.message}),
-            )
+            .map(|b| {
+                json!({"line": b.line, "event": b.event, "tool": b.tool, "input": b.input, "message": b.message})
+            })
             .collect();
         let out = json!({
-            "session": args.session, "config": path, "calls": calls, "stops": stops,
+            "session": args.session, "config": path, "calls": calls, "stops": stops, "events": events,
             "hooks": hooks, "blocked_calls": blocked, "bad_lines": bad_lines,
         });
         println!("{}", serde_json::to_string_pretty(&out)?);
     } else {
-        print_text(&args, calls, stops, &stats, &blocked_calls, &bad_lines);
+        print_text(&args, &counts, &stats, &blocked_calls, &bad_lines);
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// What a session held.
+struct Counts {
+    calls: usize,
+    stops: usize,
+    events: usize,
+}
+
+/// Reads one line of at most [`LINE_MAX_BYTES`]; `Ok(None)` at the end. A line that is too long
+/// or not UTF-8 is an `Ok(Some(Err(..)))`, so that `--keep-going` can skip it.
+fn read_line(
+    reader: &mut impl BufRead,
+    read_bytes: &mut u64,
+) -> Result<Option<Result<String, String>>> {
+    let mut bytes = Vec::new();
+    let read = reader
+        .by_ref()
+        .take(LINE_MAX_BYTES as u64 + 1)
+        .read_until(b'\n', &mut bytes)
+        .context("cannot read the session")?;
+    *read_bytes += read as u64;
+    if read == 0 {
+        return Ok(None);
+    }
+    if bytes.len() > LINE_MAX_BYTES && !bytes.ends_with(b"\n") {
+        // Skip the rest of the line.
+        let mut rest = Vec::new();
+        loop {
+            rest.clear();
+            let more = reader
+                .by_ref()
+                .take(1 << 20)
+                .read_until(b'\n', &mut rest)
+                .context("cannot read the session")?;
+            *read_bytes += more as u64;
+            if more == 0 || rest.ends_with(b"\n") {
+                break;
+            }
+        }
+        return Ok(Some(Err(format!(
+            "the line is longer than {LINE_MAX_BYTES} bytes"
+        ))));
+    }
+    Ok(Some(String::from_utf8(bytes).map_err(|error| {
+        format!(
+            "the line is not UTF-8 (invalid byte at offset {})",
+            error.utf8_error().valid_up_to()
+        )
+    })))
 }
 
 fn record(stats: &mut BTreeMap<(usize, String), HookStats>, reports: &[HookReport]) {
@@ -218,13 +401,25 @@ fn record(stats: &mut BTreeMap<(usize, String), HookStats>, reports: &[HookRepor
             .entry((report.index, report.name.clone()))
             .or_default();
         entry.kind = report.kind;
-        entry.role = report.role.label();
+        entry.label = format!(
+            "{}{}",
+            report.label(),
+            if report.background { " (async)" } else { "" }
+        );
         entry.seen += 1;
         entry.durations.push(report.duration);
         match &report.result {
-            Ok(Verdict::Block { .. }) => entry.blocked += 1,
-            Ok(Verdict::Signal(_)) => entry.signalled += 1,
-            Ok(_) => {}
+            Ok(verdict) => {
+                match verdict.answer {
+                    Answer::Block(_) => entry.blocked += 1,
+                    Answer::Ask(_) => entry.asked += 1,
+                    Answer::Warn(_) => entry.warned += 1,
+                    Answer::Allow | Answer::Approve => {}
+                }
+                if verdict.signal.is_some() {
+                    entry.signalled += 1;
+                }
+            }
             Err(_) => entry.failed += 1,
         }
     }
@@ -241,41 +436,41 @@ pub fn percentile(samples: &[Duration], q: f64) -> Duration {
     sorted[rank - 1]
 }
 
-fn abbreviate(text: &str, max: usize) -> String {
-    if text.chars().count() <= max {
-        text.to_string()
-    } else {
-        let cut: String = text.chars().take(max - 1).collect();
-        format!("{cut}…")
-    }
+fn plural(n: usize, word: &str) -> String {
+    format!("{n} {word}{}", if n == 1 { "" } else { "s" })
 }
 
 fn print_text(
     args: &ReplayArgs,
-    calls: usize,
-    stops: usize,
+    counts: &Counts,
     stats: &BTreeMap<(usize, String), HookStats>,
     blocked: &[BlockedCall],
     bad_lines: &[String],
 ) {
-    println!(
-        "replayed {}: {calls} tool call{}, {stops} stop{}",
+    let mut summary = format!(
+        "replayed {}: {}, {}",
         args.session.display(),
-        if calls == 1 { "" } else { "s" },
-        if stops == 1 { "" } else { "s" }
+        plural(counts.calls, "tool call"),
+        plural(counts.stops, "stop")
     );
+    if counts.events > 0 {
+        summary.push_str(&format!(", {}", plural(counts.events, "other event")));
+    }
+    println!("{summary}");
     let rows: Vec<Vec<String>> = stats
         .iter()
         .map(|((index, name), s)| {
             vec![
                 format!("#{}", index + 1),
-                name.clone(),
-                s.role.to_string(),
+                render::safe(name),
+                render::safe(&s.label),
                 s.kind.to_string(),
                 s.seen.to_string(),
                 s.blocked.to_string(),
                 s.signalled.to_string(),
                 s.failed.to_string(),
+                s.asked.to_string(),
+                s.warned.to_string(),
                 render::duration(percentile(&s.durations, 0.50)),
                 render::duration(percentile(&s.durations, 0.99)),
             ]
@@ -297,6 +492,8 @@ fn print_text(
                     "BLOCKED",
                     "SIGNALLED",
                     "FAILED",
+                    "ASKED",
+                    "WARNED",
                     "P50",
                     "P99"
                 ],
@@ -307,18 +504,20 @@ fn print_text(
     if !blocked.is_empty() {
         println!("\nblocked calls:");
         for call in blocked {
+            let subject = match &call.tool {
+                Some(tool) => format!("{tool} {}", call.input),
+                None => call.event.clone(),
+            };
             println!(
-                "  line {}: {} {}\n    {}",
-                call.line, call.tool, call.input, call.message
+                "  line {}: {}\n    {}",
+                call.line,
+                render::safe(&subject),
+                render::safe(&call.message)
             );
         }
     }
     if !bad_lines.is_empty() {
-        println!(
-            "\nskipped {} bad line{}:",
-            bad_lines.len(),
-            if bad_lines.len() == 1 { "" } else { "s" }
-        );
+        println!("\nskipped {}:", plural(bad_lines.len(), "bad line"));
         for problem in bad_lines {
             println!("  {problem}");
         }
@@ -327,29 +526,30 @@ fn print_text(
 
 /// A progress line on stderr, only when stderr is a terminal.
 struct Progress {
-    total: usize,
+    total: u64,
     enabled: bool,
 }
 
 impl Progress {
-    fn new(total: usize) -> Progress {
+    fn new(total: u64) -> Progress {
         Progress {
             total,
-            enabled: std::io::stderr().is_terminal() && total >= 50,
+            enabled: std::io::stderr().is_terminal() && total >= 64 * 1024,
         }
     }
 
-    fn update(&self, done: usize) {
-        if self.enabled && (done.is_multiple_of(25) || done == self.total) {
+    fn update(&self, done: u64) {
+        if self.enabled {
             let width = 30;
-            let filled = width * done / self.total.max(1);
+            let filled = (width * done / self.total.max(1)).min(width) as usize;
             let mut err = std::io::stderr().lock();
             let _ = write!(
                 err,
-                "\r[{}{}] {done}/{} lines",
+                "\r[{}{}] {}/{} KiB",
                 "#".repeat(filled),
-                " ".repeat(width - filled),
-                self.total
+                " ".repeat(width as usize - filled),
+                done / 1024,
+                self.total / 1024
             );
             let _ = err.flush();
         }

@@ -105,15 +105,10 @@ pub struct Location {
 }
 
 impl Location {
-    /// The location of byte `offset` in `text`.
+    /// The location of byte `offset` in `text` (for one location; many go through one
+    /// line index).
     pub fn of_offset(text: &str, offset: usize) -> Location {
-        let offset = text.floor_char_boundary(offset.min(text.len()));
-        let before = &text[..offset];
-        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-        Location {
-            line: before.matches('\n').count() + 1,
-            column: before[line_start..].chars().count() + 1,
-        }
+        super::fields::LineIndex::new(text).locate(offset)
     }
 }
 

@@ -9,30 +9,133 @@ use toml::de::{DeTable, DeValue};
 use super::ConfigProblem;
 use super::Location;
 
-/// Problems collected while walking one file.
+/// At most this many problems of a file are reported, each located; the rest are counted.
+pub const MAX_PROBLEMS: usize = 100;
+
+/// Problems (and warnings) collected while walking one file. Locations are computed only for
+/// what is reported, from one line index, so validation stays linear in the file's size.
 pub(super) struct Problems<'t> {
-    pub(super) text: &'t str,
-    pub(super) list: Vec<ConfigProblem>,
+    pub(super) lines: LineIndex<'t>,
+    list: Vec<Unlocated>,
+    warnings: Vec<Unlocated>,
 }
 
-impl Problems<'_> {
+struct Unlocated {
+    offset: usize,
+    hook: Option<(usize, Option<String>)>,
+    message: String,
+}
+
+impl<'t> Problems<'t> {
+    pub(super) fn new(text: &'t str) -> Problems<'t> {
+        Problems {
+            lines: LineIndex::new(text),
+            list: Vec::new(),
+            warnings: Vec::new(),
+        }
+    }
+
     pub(super) fn push(
         &mut self,
         span: &Range<usize>,
         hook: Option<(usize, Option<String>)>,
         message: String,
     ) {
-        self.list.push(ConfigProblem {
-            location: Location::of_offset(self.text, span.start),
+        self.list.push(Unlocated {
+            offset: span.start,
             hook,
             message,
         });
     }
 
-    pub(super) fn finish(mut self) -> Vec<ConfigProblem> {
-        // Keys of a table are visited in map order, not file order.
-        self.list.sort_by_key(|p| p.location);
-        self.list
+    /// Something odd that switches nothing off: reported, and loading goes on.
+    pub(super) fn warn(
+        &mut self,
+        span: &Range<usize>,
+        hook: Option<(usize, Option<String>)>,
+        message: String,
+    ) {
+        self.warnings.push(Unlocated {
+            offset: span.start,
+            hook,
+            message,
+        });
+    }
+
+    pub(super) fn len(&self) -> usize {
+        self.list.len()
+    }
+
+    pub(super) fn is_empty(&self) -> bool {
+        self.list.is_empty()
+    }
+
+    /// The problems in file order (keys of a table are visited in map order), at most
+    /// [`MAX_PROBLEMS`] of them, then one line counting the rest.
+    pub(super) fn finish(&mut self) -> Vec<ConfigProblem> {
+        let list = std::mem::take(&mut self.list);
+        self.locate(list)
+    }
+
+    /// The warnings, in file order, capped like problems.
+    pub(super) fn finish_warnings(&mut self) -> Vec<ConfigProblem> {
+        let list = std::mem::take(&mut self.warnings);
+        self.locate(list)
+    }
+
+    fn locate(&self, mut list: Vec<Unlocated>) -> Vec<ConfigProblem> {
+        list.sort_by_key(|problem| problem.offset);
+        let total = list.len();
+        let mut located: Vec<ConfigProblem> = list
+            .iter()
+            .take(MAX_PROBLEMS)
+            .map(|problem| ConfigProblem {
+                location: self.lines.locate(problem.offset),
+                hook: problem.hook.clone(),
+                message: problem.message.clone(),
+            })
+            .collect();
+        if let Some(first_omitted) = list.get(MAX_PROBLEMS) {
+            located.push(ConfigProblem {
+                location: self.lines.locate(first_omitted.offset),
+                hook: None,
+                message: format!(
+                    "... and {} more (only the first {MAX_PROBLEMS} are listed; fix these and check again)",
+                    total - MAX_PROBLEMS
+                ),
+            });
+        }
+        located
+    }
+}
+
+/// The start of every line of a text, for locating byte offsets in O(log n).
+pub(crate) struct LineIndex<'t> {
+    text: &'t str,
+    starts: Vec<usize>,
+}
+
+impl<'t> LineIndex<'t> {
+    pub(crate) fn new(text: &'t str) -> LineIndex<'t> {
+        let mut starts = vec![0];
+        starts.extend(
+            text.bytes()
+                .enumerate()
+                .filter(|(_, byte)| *byte == b'\n')
+                .map(|(i, _)| i + 1),
+        );
+        LineIndex { text, starts }
+    }
+
+    /// The 1-based line and character column of byte `offset`.
+    pub(crate) fn locate(&self, offset: usize) -> Location {
+        let offset = self.text.floor_char_boundary(offset.min(self.text.len()));
+        let line = self.starts.partition_point(|&start| start <= offset);
+        let line_start = self.starts[line - 1];
+        Location {
+            line,
+            column: self.text[line_start..offset].chars().count() + 1,
+        }
     }
 }
 
@@ -224,17 +327,11 @@ pub(super) fn to_json(value: &DeValue<'_>) -> serde_json::Value {
     }
 }
 
-/// Levenshtein distance, for "did you mean" hints on short identifiers.
-pub(super) fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut previous: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut current = vec![i + 1];
-        for (j, cb) in b.iter().enumerate() {
-            let substitution = previous[j] + usize::from(ca != *cb);
-            current.push(substitution.min(previous[j + 1] + 1).min(current[j] + 1));
-        }
-        previous = current;
-    }
-    previous[b.len()]
+/// The first of `known` within two edits of `word`, for "did you mean" hints; bounded work
+/// whatever the word's length.
+pub(super) fn close_to<'k>(known: &[&'k str], word: &str) -> Option<&'k str> {
+    known
+        .iter()
+        .copied()
+        .find(|candidate| crate::event::catalog::within_two_edits(candidate, word))
 }

@@ -1,15 +1,15 @@
 //! `hooks.toml`: what a project configures, parsed and validated before anything runs.
 //!
-//! The file format is forgeflare's (seed 000, R2) plus the optional fields real teams need.
-//! Every forgeflare file loads unchanged. Validation reports *every* problem of a file, each
-//! with its file, line, column and hook, because a guard that silently turns off is the worst
-//! outcome a hook host can have.
+//! The file format is forgeflare's (seed 000, R2), widened to every event of the catalog, plus
+//! the optional fields real teams need. Validation reports *every* problem of a file (up to a
+//! cap), each with its file, line, column and hook, because a guard that silently turns off is
+//! the worst outcome a hook host can have. What is odd but switches nothing off is a warning.
 //!
 //! ```toml
 //! [[hooks]]
-//! event = "PreToolUse"          # PreToolUse | PostToolUse | Stop
-//! phase = "guard"               # PreToolUse only: guard (default) | observe
-//! match_tool = "Bash"           # exact tool name; omitted = every tool
+//! event = "PreToolUse"          # a built-in or custom event, a list, a glob ("tool:*")
+//! phase = "guard"               # guard (default) | observe; for events whose hooks have phases
+//! match_tool = "Bash"           # exact tool name; or matcher = "Edit|Write" (Claude Code's)
 //! command = ".claude/hooks/ralph-guard.sh"
 //! timeout_ms = 5000             # default 5000, Stop hooks 3000
 //! name = "ralph-guard"          # how messages name the hook; default: the command
@@ -22,6 +22,7 @@
 mod error;
 mod fields;
 mod parse;
+mod source;
 mod trust;
 
 use std::collections::BTreeMap;
@@ -30,7 +31,11 @@ use std::time::Duration;
 
 pub use error::{ConfigError, ConfigProblem, Location};
 
-/// Default `timeout_ms` of PreToolUse and PostToolUse hooks (R2).
+use crate::event::{EventSpec, Phase};
+use crate::matcher::{EventPattern, ToolMatcher};
+use crate::protocol::Protocol;
+
+/// Default `timeout_ms` of most events' hooks (R2; every event's is in the event catalog).
 pub const DEFAULT_TIMEOUT_MS: u64 = 5000;
 /// Default `timeout_ms` of Stop hooks (R2).
 pub const DEFAULT_STOP_TIMEOUT_MS: u64 = 3000;
@@ -45,6 +50,9 @@ pub struct Config {
     pub hooks: Vec<HookSpec>,
     /// The `[trust]` table: keys for signed bundles.
     pub trust: TrustSpec,
+    /// What is odd but switches nothing off (an unknown top-level table, a `phase` that has no
+    /// effect): `hookhost check` shows these; loading goes on.
+    pub warnings: Vec<ConfigProblem>,
 }
 
 /// The `[trust]` table.
@@ -110,7 +118,12 @@ impl Config {
     pub fn parse(text: &str, path: impl AsRef<Path>) -> Result<Config, ConfigError> {
         let path = path.as_ref().to_path_buf();
         match parse::parse_file(text) {
-            Ok((hooks, trust)) => Ok(Config { path, hooks, trust }),
+            Ok(parsed) => Ok(Config {
+                path,
+                hooks: parsed.hooks,
+                trust: parsed.trust,
+                warnings: parsed.warnings,
+            }),
             Err(problems) => Err(ConfigError::Invalid { path, problems }),
         }
     }
@@ -121,6 +134,7 @@ impl Config {
             path: path.as_ref().to_path_buf(),
             hooks: Vec::new(),
             trust: TrustSpec::default(),
+            warnings: Vec::new(),
         }
     }
 
@@ -158,16 +172,26 @@ pub struct HookSpec {
     pub index: usize,
     /// How messages name the hook: `name`, or else the command (forgeflare's behaviour).
     pub name: String,
-    /// When the hook runs.
-    pub role: Role,
-    /// Exact tool name the hook is limited to; `None` matches every tool (R2: no prefixes).
+    /// The events it is declared for (`event`: a name, a list, a glob).
+    pub events: EventPattern,
+    /// When in the event it runs (the effective phase: `phase` is ignored on events whose hooks
+    /// have no phases, such as PostToolUse and Stop, as seed 000 says).
+    pub phase: Phase,
+    /// `phase` as the file wrote it, if it did.
+    pub phase_written: Option<Phase>,
+    /// What the tool (or the matched payload field) must be for the hook to fire.
+    pub matcher: ToolMatcher,
+    /// `match_tool` as the file wrote it (forgeflare's exact tool name), if it did.
     pub match_tool: Option<String>,
-    /// How long one call may take before it counts as a failure.
-    pub timeout: Duration,
+    /// `timeout_ms` as written; `None` takes the event's default (5000, Stop 3000).
+    pub timeout: Option<Duration>,
     /// `enabled = false` keeps a hook in the file without running it.
     pub enabled: bool,
-    /// What a guard's *failure* (not its block) means; always `Block` for other roles.
-    pub on_failure: OnFailure,
+    /// What the hook's *failure* (not its block) means; `None` takes the event's default
+    /// (PreToolUse guards fail closed, every other hook fails open).
+    pub on_failure: Option<OnFailure>,
+    /// `async = true`: an observer that runs in the background.
+    pub background: bool,
     /// What runs.
     pub source: HookSource,
     /// Where the hook's table starts in the file.
@@ -175,61 +199,37 @@ pub struct HookSpec {
 }
 
 impl HookSpec {
-    /// True when the hook fires for `tool` (exact match, R2).
+    /// True when the hook fires for `tool` on an event whose matcher compares tool names.
     pub fn matches_tool(&self, tool: &str) -> bool {
-        self.match_tool
-            .as_deref()
-            .is_none_or(|wanted| wanted == tool)
+        self.matcher.matches(Some(tool))
     }
 
-    /// `timeout_ms` as configured (or defaulted), for messages.
+    /// The budget of one call for `event`.
+    pub fn timeout_for(&self, event: &EventSpec) -> Duration {
+        self.timeout
+            .unwrap_or(Duration::from_millis(event.default_timeout_ms))
+    }
+
+    /// `timeout_ms` as configured, or the default of the hook's first event, for messages and
+    /// tables.
     pub fn timeout_ms(&self) -> u64 {
-        self.timeout.as_millis() as u64
-    }
-}
-
-/// The event and phase a hook is attached to.
-///
-/// forgeflare spells this as `event` plus an optional `phase` that only PreToolUse reads (R4);
-/// folding both into one enum makes "a phase on a Stop hook" unrepresentable after validation.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Role {
-    /// PreToolUse, phase `guard` (or no phase): may block, fails closed.
-    Guard,
-    /// PreToolUse, phase `observe`: always runs after the guards, fails open.
-    Observe,
-    /// PostToolUse: observes a result, may signal, fails open.
-    Post,
-    /// Stop: observes the end of a run, fails open.
-    Stop,
-}
-
-impl Role {
-    /// The event name as it appears in hooks.toml and in the stdin JSON.
-    pub fn event_name(self) -> &'static str {
-        match self {
-            Role::Guard | Role::Observe => "PreToolUse",
-            Role::Post => "PostToolUse",
-            Role::Stop => "Stop",
-        }
+        let default = self
+            .events
+            .specs()
+            .first()
+            .map_or(DEFAULT_TIMEOUT_MS, |spec| spec.default_timeout_ms);
+        self.timeout
+            .map_or(default, |timeout| timeout.as_millis() as u64)
     }
 
-    /// The phase name for PreToolUse roles.
-    pub fn phase_name(self) -> Option<&'static str> {
-        match self {
-            Role::Guard => Some("guard"),
-            Role::Observe => Some("observe"),
-            Role::Post | Role::Stop => None,
-        }
-    }
-
-    /// `event` or `event/phase`, for tables and logs.
-    pub fn label(self) -> &'static str {
-        match self {
-            Role::Guard => "PreToolUse/guard",
-            Role::Observe => "PreToolUse/observe",
-            Role::Post => "PostToolUse",
-            Role::Stop => "Stop",
+    /// `PreToolUse/guard`, `PostToolUse`, `started/guard`, `tool:*/observe`: the events and the
+    /// phase where it matters.
+    pub fn label(&self) -> String {
+        let events = self.events.to_string();
+        if self.events.specs().iter().any(|spec| spec.gate) {
+            format!("{events}/{}", self.phase.as_str())
+        } else {
+            events
         }
     }
 }
@@ -317,6 +317,8 @@ impl Default for Grants {
 pub struct CommandSpec {
     /// The command line given to `bash -c`.
     pub command: String,
+    /// How it reads the event and answers.
+    pub protocol: Protocol,
     /// Variables added to the inherited environment.
     pub env: BTreeMap<String, String>,
     /// Working directory; relative paths resolve against the runner's cwd.
@@ -325,3 +327,5 @@ pub struct CommandSpec {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_events;

@@ -1,37 +1,43 @@
 //! Walks the spanned TOML tree by hand instead of deriving `Deserialize`: serde stops at the
 //! first error, and hookhost must report every problem of a file with its line and column.
+//!
+//! The rule for what is an error and what is a warning: anything that could switch a hook off
+//! or change what it does without the author noticing (a typo in a key, an event, a phase, an
+//! unknown top-level table that looks like hooks) is an error, and the guards fail closed;
+//! what is odd but changes nothing (a `phase` on an event whose hooks have no phases, a matcher
+//! on an event that always fires, an unknown top-level key that cannot hold hooks) is a warning.
 
-use std::collections::BTreeMap;
 use std::ops::Range;
-use std::path::PathBuf;
 use std::time::Duration;
 
 use toml::Spanned;
 use toml::de::{DeTable, DeValue};
 
-use super::fields::{HookTable, Problems, edit_distance, to_json};
+use super::fields::{HookTable, Problems, close_to};
+use super::source::parse_source;
 use super::trust::parse_trust;
-
-use super::{
-    CommandSpec, ConfigProblem, DEFAULT_STOP_TIMEOUT_MS, DEFAULT_TIMEOUT_MS, Grants, HookSource,
-    HookSpec, Location, MAX_MEMORY_MB_LIMIT, OnFailure, Role, TrustSpec, WasmSpec,
-};
+use super::{ConfigProblem, HookSpec, OnFailure, TrustSpec};
+use crate::event::{Answers, MatchOn, Phase, catalog};
+use crate::matcher::{EventPattern, ToolMatcher};
+use crate::text::quote;
 
 /// The longest `timeout_ms` accepted: an hour is already far more than any hook should take,
 /// and a bound keeps deadline arithmetic from overflowing.
 const MAX_TIMEOUT_MS: u64 = 3_600_000;
 
-const EVENTS: &[&str] = &["PreToolUse", "PostToolUse", "Stop"];
 const HOOK_KEYS: &[&str] = &[
     "event",
     "phase",
     "match_tool",
+    "matcher",
     "command",
     "wasm",
+    "protocol",
     "timeout_ms",
     "name",
     "enabled",
     "on_failure",
+    "async",
     "env",
     "cwd",
     "read",
@@ -41,14 +47,16 @@ const HOOK_KEYS: &[&str] = &[
     "config",
     "sha256",
 ];
-/// Keys that only mean something for one kind of hook.
-const COMMAND_ONLY_KEYS: &[&str] = &["cwd"];
-const WASM_ONLY_KEYS: &[&str] = &["read", "write", "max_memory_mb", "fuel", "config", "sha256"];
-pub(super) fn parse_file(text: &str) -> Result<(Vec<HookSpec>, TrustSpec), Vec<ConfigProblem>> {
-    let mut sink = Problems {
-        text,
-        list: Vec::new(),
-    };
+
+/// What a valid file holds.
+pub(super) struct Parsed {
+    pub(super) hooks: Vec<HookSpec>,
+    pub(super) trust: TrustSpec,
+    pub(super) warnings: Vec<ConfigProblem>,
+}
+
+pub(super) fn parse_file(text: &str) -> Result<Parsed, Vec<ConfigProblem>> {
+    let mut sink = Problems::new(text);
     let (doc, syntax_errors) = DeTable::parse_recoverable(text);
     if !syntax_errors.is_empty() {
         for error in syntax_errors {
@@ -56,7 +64,10 @@ pub(super) fn parse_file(text: &str) -> Result<(Vec<HookSpec>, TrustSpec), Vec<C
             sink.push(
                 &span,
                 None,
-                format!("TOML syntax error: {}", error.message()),
+                format!(
+                    "TOML syntax error: {}",
+                    crate::text::one_line(error.message())
+                ),
             );
         }
         return Err(sink.finish());
@@ -85,20 +96,58 @@ pub(super) fn parse_file(text: &str) -> Result<(Vec<HookSpec>, TrustSpec), Vec<C
                     ),
                 ),
             },
-            other => sink.push(
-                &key.span(),
-                None,
-                format!(
-                    "unknown top-level key `{other}`; hooks.toml holds only `[[hooks]]` tables"
-                ),
-            ),
+            other => unknown_top_level(other, &key.span(), value, &mut sink),
         }
     }
 
-    if sink.list.is_empty() {
-        Ok((hooks, trust))
+    if sink.is_empty() {
+        Ok(Parsed {
+            hooks,
+            trust,
+            warnings: sink.finish_warnings(),
+        })
     } else {
         Err(sink.finish())
+    }
+}
+
+/// An unknown top-level key is an error when it could hold hooks the author expects to run (a
+/// name close to `hooks`, or tables with hook keys): those hooks would silently never run.
+/// Anything else is a warning.
+fn unknown_top_level(
+    key: &str,
+    span: &Range<usize>,
+    value: &Spanned<DeValue<'_>>,
+    sink: &mut Problems<'_>,
+) {
+    let looks_like_hook = |value: &DeValue<'_>| match value {
+        DeValue::Table(table) => table
+            .iter()
+            .any(|(k, _)| matches!(k.get_ref().as_ref(), "event" | "command" | "wasm")),
+        _ => false,
+    };
+    let holds_hooks = match value.get_ref() {
+        DeValue::Array(items) => items.iter().any(|item| looks_like_hook(item.get_ref())),
+        other => looks_like_hook(other),
+    };
+    if holds_hooks || close_to(&["hooks"], key).is_some() {
+        sink.push(
+            span,
+            None,
+            format!(
+                "unknown top-level key `{}`; hooks must be `[[hooks]]` tables, so the hooks under this key would never run",
+                crate::text::name(key)
+            ),
+        );
+    } else {
+        sink.warn(
+            span,
+            None,
+            format!(
+                "unknown top-level key `{}` is ignored (hooks.toml holds `[[hooks]]` tables and `[trust]`)",
+                crate::text::name(key)
+            ),
+        );
     }
 }
 
@@ -118,7 +167,7 @@ fn parse_hook(
         );
         return None;
     };
-    let errors_before = sink.list.len();
+    let errors_before = sink.len();
     let mut hook = HookTable {
         index,
         name: None,
@@ -126,7 +175,7 @@ fn parse_hook(
     };
     // The name comes first so that every later problem can mention it.
     let explicit_name = hook.string("name", sink).map(|(name, _)| name);
-    let command = hook.string("command", sink);
+    let command = parse_command(&hook, sink);
     // Default name: the command (as forgeflare names hooks), or the wasm file.
     let wasm_path = match hook.field("wasm").map(|(value, _)| value.get_ref()) {
         Some(DeValue::String(path)) => Some(path.to_string()),
@@ -144,26 +193,32 @@ fn parse_hook(
         }
     }
 
-    let role = parse_role(&hook, item, sink);
-    let match_tool = hook.string("match_tool", sink).map(|(tool, _)| tool);
-    let timeout = parse_timeout(&hook, role, sink);
+    let events = parse_events(&hook, item, sink);
+    let background = hook.bool("async", sink).unwrap_or(false);
+    let (phase, phase_written) = parse_phase(&hook, events.as_ref(), background, sink);
+    let (matcher, match_tool) = parse_matcher(&hook, events.as_ref(), sink);
+    let timeout = parse_timeout(&hook, sink);
     let enabled = hook.bool("enabled", sink).unwrap_or(true);
-    let on_failure = parse_on_failure(&hook, role, sink);
+    let on_failure = parse_on_failure(&hook, events.as_ref(), phase, background, sink);
     let source = parse_source(&hook, command, item, sink);
 
-    if sink.list.len() != errors_before {
+    if sink.len() != errors_before {
         return None;
     }
-    let location = Location::of_offset(sink.text, item.span().start);
-    match (hook.name.clone(), role, timeout, source) {
-        (Some(name), Some(role), Some(timeout), Some(source)) => Some(HookSpec {
+    let location = sink.lines.locate(item.span().start);
+    match (hook.name.clone(), events, timeout, source, matcher) {
+        (Some(name), Some(events), Some(timeout), Some(source), Some(matcher)) => Some(HookSpec {
             index,
             name,
-            role,
+            events,
+            phase,
+            phase_written,
+            matcher,
             match_tool,
             timeout,
             enabled,
             on_failure,
+            background,
             source,
             location,
         }),
@@ -182,90 +237,229 @@ fn parse_hook(
 }
 
 fn unknown_key_message(key: &str) -> String {
-    let close = HOOK_KEYS
-        .iter()
-        .find(|known| edit_distance(known, key) <= 2)
+    let close = close_to(HOOK_KEYS, key)
         .map(|known| format!("; did you mean `{known}`?"))
         .unwrap_or_default();
     format!(
-        "unknown key `{key}`{close} (a hook takes: {})",
+        "unknown key `{}`{close} (a hook takes: {}; forgeflare ignores unknown keys, hookhost refuses them so that a typo never switches a hook off)",
+        crate::text::name(key),
         HOOK_KEYS.join(", ")
     )
 }
 
-fn parse_role(
+/// `command`, with a message for an empty one that says what it would have done.
+fn parse_command(
+    hook: &HookTable<'_, '_>,
+    sink: &mut Problems<'_>,
+) -> Option<(String, Range<usize>)> {
+    if let Some((value, _)) = hook.field("command")
+        && let DeValue::String(text) = value.get_ref()
+        && text.trim().is_empty()
+    {
+        hook.problem(
+            sink,
+            &value.span(),
+            "`command` must not be empty: `bash -c \"\"` answers nothing, which reads as invalid JSON, so a guard would block every call; give it a command or remove the hook".to_string(),
+        );
+        return None;
+    }
+    hook.string("command", sink)
+}
+
+/// `event = "Name"`, `event = "a,b"`, `event = "tool:*"` or `event = ["A", "B"]`.
+fn parse_events(
     hook: &HookTable<'_, '_>,
     item: &Spanned<DeValue<'_>>,
     sink: &mut Problems<'_>,
-) -> Option<Role> {
-    let Some((event, event_span)) = hook.string("event", sink) else {
-        if hook.field("event").is_none() {
-            hook.problem(
-                sink,
-                &item.span(),
-                format!("missing `event`; set it to one of {}", EVENTS.join(", ")),
-            );
-        }
+) -> Option<EventPattern> {
+    let builtins: Vec<&str> = catalog::BUILTIN.iter().map(|spec| spec.name).collect();
+    let Some((value, _)) = hook.field("event") else {
+        hook.problem(
+            sink,
+            &item.span(),
+            format!(
+                "missing `event`; set it to one of {}, or to a custom event's name",
+                builtins.join(", ")
+            ),
+        );
         return None;
     };
-    let phase = hook.string("phase", sink);
-    match (event.as_str(), phase) {
-        ("PreToolUse", None) => Some(Role::Guard),
-        ("PreToolUse", Some((phase, span))) => match phase.as_str() {
-            "guard" => Some(Role::Guard),
-            "observe" => Some(Role::Observe),
-            other => {
+    let items: Vec<&str> = match value.get_ref() {
+        DeValue::String(name) => vec![name.as_ref()],
+        DeValue::Array(items) => {
+            let names: Vec<&str> = items
+                .iter()
+                .filter_map(|item| item.get_ref().as_str())
+                .collect();
+            if names.len() != items.len() || names.is_empty() {
                 hook.problem(
                     sink,
-                    &span,
-                    format!("unknown phase \"{other}\"; a PreToolUse hook's phase is \"guard\" (the default) or \"observe\""),
+                    &value.span(),
+                    "`event` must be a name or a non-empty list of names, like event = [\"SessionStart\", \"SessionEnd\"]".to_string(),
                 );
-                None
+                return None;
             }
-        },
-        ("PostToolUse" | "Stop", Some((_, span))) => {
+            names
+        }
+        other => {
             hook.problem(
                 sink,
-                &span,
+                &value.span(),
                 format!(
-                    "`phase` applies only to PreToolUse hooks; remove it from this {event} hook"
+                    "`event` must be a string or a list of strings, found {}",
+                    other.type_str()
                 ),
             );
-            None
+            return None;
         }
-        ("PostToolUse", None) => Some(Role::Post),
-        ("Stop", None) => Some(Role::Stop),
-        (other, _) => {
-            let hint = EVENTS
-                .iter()
-                .find(|known| known.eq_ignore_ascii_case(other) || edit_distance(known, other) <= 2)
-                .map(|known| format!("; did you mean \"{known}\"?"))
-                .unwrap_or_default();
+    };
+    match EventPattern::parse(items) {
+        Ok(pattern) => Some(pattern),
+        Err(message) => {
             hook.problem(
                 sink,
-                &event_span,
-                format!(
-                    "unknown event \"{other}\"{hint} (events: {})",
-                    EVENTS.join(", ")
-                ),
+                &value.span(),
+                format!("{message} (built-in events: {})", builtins.join(", ")),
             );
             None
         }
     }
 }
 
-fn parse_timeout(
+/// `phase`, and the phase the hook runs in. `async = true` makes an observer. On events whose
+/// hooks have no phases (PostToolUse, Stop, ...) `phase` is ignored, as seed 000 says.
+fn parse_phase(
     hook: &HookTable<'_, '_>,
-    role: Option<Role>,
+    events: Option<&EventPattern>,
+    background: bool,
     sink: &mut Problems<'_>,
-) -> Option<Duration> {
-    let Some((value, _)) = hook.field("timeout_ms") else {
-        let default = if role == Some(Role::Stop) {
-            DEFAULT_STOP_TIMEOUT_MS
+) -> (Phase, Option<Phase>) {
+    let Some((phase, span)) = hook.string("phase", sink) else {
+        let phase = if background {
+            Phase::Observe
         } else {
-            DEFAULT_TIMEOUT_MS
+            Phase::Guard
         };
-        return Some(Duration::from_millis(default));
+        return (phase, None);
+    };
+    let written = match phase.as_str() {
+        "guard" => Phase::Guard,
+        "observe" => Phase::Observe,
+        other => {
+            let hint = close_to(&["guard", "observe"], other)
+                .map(|known| format!("did you mean \"{known}\"? "))
+                .unwrap_or_default();
+            hook.problem(
+                sink,
+                &span,
+                format!(
+                    "unknown phase {}; {hint}a hook's phase is \"guard\" (the default) or \"observe\"",
+                    quote(other)
+                ),
+            );
+            return (Phase::Guard, None);
+        }
+    };
+    if background && written == Phase::Guard {
+        hook.problem(
+            sink,
+            &span,
+            "an `async = true` hook runs in the background and cannot decide anything: it is an observer; remove `phase = \"guard\"` or `async`".to_string(),
+        );
+    }
+    let Some(events) = events else {
+        return (written, Some(written));
+    };
+    if !events.specs().iter().any(|spec| spec.gate) {
+        sink.warn(
+            &span,
+            hook.hook_ref(),
+            format!(
+                "`phase` is ignored on {} hooks (seed 000: phases apply to events that gate an action, such as PreToolUse); for a background observer use `async = true`",
+                events
+            ),
+        );
+        let phase = if background {
+            Phase::Observe
+        } else {
+            Phase::Guard
+        };
+        return (phase, Some(written));
+    }
+    let phase = if background { Phase::Observe } else { written };
+    (phase, Some(written))
+}
+
+/// `match_tool` (forgeflare's exact name) or `matcher` (Claude Code's semantics, or a table
+/// `{ glob = "..." }` / `{ regex = "..." }`); at most one of them.
+fn parse_matcher(
+    hook: &HookTable<'_, '_>,
+    events: Option<&EventPattern>,
+    sink: &mut Problems<'_>,
+) -> (Option<ToolMatcher>, Option<String>) {
+    let match_tool = hook.string("match_tool", sink);
+    let matcher_field = hook.field("matcher");
+    let (matcher, span) = match (&match_tool, matcher_field) {
+        (Some(_), Some((_, key_span))) => {
+            hook.problem(
+                sink,
+                &key_span,
+                "a hook takes `match_tool` (an exact tool name) or `matcher` (a pattern), not both"
+                    .to_string(),
+            );
+            return (None, None);
+        }
+        (Some((tool, span)), None) => (Ok(ToolMatcher::Exact(tool.clone())), span.clone()),
+        (None, None) => return (Some(ToolMatcher::Any), None),
+        (None, Some((value, _))) => (matcher_value(value.get_ref()), value.span()),
+    };
+    let matcher = match matcher {
+        Ok(matcher) => matcher,
+        Err(message) => {
+            hook.problem(sink, &span, message);
+            return (None, None);
+        }
+    };
+    if !matcher.is_any()
+        && let Some(events) = events
+        && events
+            .specs()
+            .iter()
+            .all(|spec| spec.match_on == MatchOn::Nothing)
+    {
+        sink.warn(
+            &span,
+            hook.hook_ref(),
+            format!("the matcher is ignored: {events} hooks always fire (the event has nothing to match)"),
+        );
+    }
+    (Some(matcher), match_tool.map(|(tool, _)| tool))
+}
+
+fn matcher_value(value: &DeValue<'_>) -> Result<ToolMatcher, String> {
+    match value {
+        DeValue::String(pattern) => ToolMatcher::claude(pattern),
+        DeValue::Table(table) => {
+            let entries: Vec<_> = table.iter().collect();
+            match entries.as_slice() {
+                [(kind, pattern)] => match (kind.get_ref().as_ref(), pattern.get_ref().as_str()) {
+                    ("glob", Some(pattern)) => ToolMatcher::glob(pattern),
+                    ("regex", Some(pattern)) => ToolMatcher::regex(pattern),
+                    ("exact", Some(name)) => Ok(ToolMatcher::Exact(name.to_string())),
+                    _ => Err(MATCHER_FORMS.to_string()),
+                },
+                _ => Err(MATCHER_FORMS.to_string()),
+            }
+        }
+        other => Err(format!("{MATCHER_FORMS}; found {}", other.type_str())),
+    }
+}
+
+const MATCHER_FORMS: &str = "`matcher` is a string (Claude Code's semantics: \"Bash\", \"Edit|Write\", \"Notebook.*\", \"*\") or one of { glob = \"mcp__*\" }, { regex = \"^mcp__\" }, { exact = \"Bash\" }";
+
+fn parse_timeout(hook: &HookTable<'_, '_>, sink: &mut Problems<'_>) -> Option<Option<Duration>> {
+    let Some((value, _)) = hook.field("timeout_ms") else {
+        return Some(None);
     };
     let parsed = match value.get_ref() {
         DeValue::Integer(int) => i128::from_str_radix(int.as_str(), int.radix()).ok(),
@@ -273,13 +467,16 @@ fn parse_timeout(
     };
     match parsed {
         Some(ms) if ms > 0 && ms <= i128::from(MAX_TIMEOUT_MS) => {
-            Some(Duration::from_millis(ms as u64))
+            Some(Some(Duration::from_millis(ms as u64)))
         }
         Some(ms) => {
             hook.problem(
                 sink,
                 &value.span(),
-                format!("`timeout_ms` must be between 1 and {MAX_TIMEOUT_MS}, found {ms}; omit it for the default ({DEFAULT_TIMEOUT_MS}, Stop hooks {DEFAULT_STOP_TIMEOUT_MS})"),
+                format!(
+                    "`timeout_ms` must be between 1 and {MAX_TIMEOUT_MS}, found {ms}{}; omit it for the event's default (5000, Stop hooks 3000)",
+                    if ms == 0 { " (0 would time every call out at once, and a guard would block everything)" } else { "" }
+                ),
             );
             None
         }
@@ -299,187 +496,38 @@ fn parse_timeout(
 
 fn parse_on_failure(
     hook: &HookTable<'_, '_>,
-    role: Option<Role>,
+    events: Option<&EventPattern>,
+    phase: Phase,
+    background: bool,
     sink: &mut Problems<'_>,
-) -> OnFailure {
-    let Some((value, span)) = hook.string("on_failure", sink) else {
-        return OnFailure::Block;
-    };
-    if role.is_some_and(|role| role != Role::Guard) {
+) -> Option<OnFailure> {
+    let (value, span) = hook.string("on_failure", sink)?;
+    let can_block = events.is_none_or(|events| {
+        events
+            .specs()
+            .iter()
+            .any(|spec| spec.answers.allows(Answers::BLOCK))
+    });
+    if background || phase == Phase::Observe || !can_block {
         hook.problem(
             sink,
             &span,
-            "`on_failure` applies only to PreToolUse guard hooks; observe, PostToolUse and Stop hooks always fail open".to_string(),
+            "`on_failure` applies only to guard hooks of events that can block; observers, async hooks and hooks of events that cannot block always fail open".to_string(),
         );
     }
     match value.as_str() {
-        "block" => OnFailure::Block,
-        "allow" => OnFailure::Allow,
+        "block" => Some(OnFailure::Block),
+        "allow" => Some(OnFailure::Allow),
         other => {
             hook.problem(
                 sink,
                 &span,
-                format!("unknown on_failure \"{other}\"; use \"block\" (fail closed, the default) or \"allow\" (advisory guard)"),
-            );
-            OnFailure::Block
-        }
-    }
-}
-
-fn parse_source(
-    hook: &HookTable<'_, '_>,
-    command: Option<(String, Range<usize>)>,
-    item: &Spanned<DeValue<'_>>,
-    sink: &mut Problems<'_>,
-) -> Option<HookSource> {
-    let wasm = hook.field("wasm");
-    match (hook.field("command"), wasm) {
-        (Some(_), Some((_, wasm_key))) => {
-            hook.problem(
-                sink,
-                &wasm_key,
-                "a hook has exactly one of `command` or `wasm`; this one has both".to_string(),
+                format!(
+                    "unknown on_failure {}; use \"block\" (fail closed) or \"allow\" (advisory guard)",
+                    quote(other)
+                ),
             );
             None
         }
-        (None, None) => {
-            hook.problem(
-                sink,
-                &item.span(),
-                "a hook needs exactly one of `command` (run with bash -c) or `wasm` (a component file); this one has neither".to_string(),
-            );
-            None
-        }
-        (None, Some(_)) => {
-            hook.reject_keys(COMMAND_ONLY_KEYS, "command", sink);
-            let (path, _) = hook.string("wasm", sink)?;
-            let grants = parse_grants(hook, sink);
-            let sha256 = hook.string("sha256", sink).map(|(digest, _)| digest);
-            if let Some(digest) = &sha256
-                && (digest.len() != 64 || !digest.chars().all(|c| c.is_ascii_hexdigit()))
-                && let Some((value, _)) = hook.field("sha256")
-            {
-                hook.problem(sink, &value.span(), "`sha256` must be 64 hex digits (the SHA-256 of the .wasm file, as `sha256sum` prints it)".to_string());
-            }
-            let config = match hook.field("config") {
-                None => Some(serde_json::Value::Object(Default::default())),
-                Some((value, _)) => match value.get_ref() {
-                    DeValue::Table(_) => Some(to_json(value.get_ref())),
-                    other => {
-                        hook.problem(
-                            sink,
-                            &value.span(),
-                            format!("`config` must be a table (write it as `[hooks.config]` under the hook), found {}", other.type_str()),
-                        );
-                        None
-                    }
-                },
-            };
-            Some(HookSource::Wasm(WasmSpec {
-                path: PathBuf::from(path),
-                grants: grants?,
-                config: config?,
-                sha256,
-            }))
-        }
-        (Some(_), None) => {
-            hook.reject_keys(WASM_ONLY_KEYS, "wasm", sink);
-            let (command, _) = command?;
-            let env = parse_env_table(hook, false, sink);
-            let cwd = hook.string("cwd", sink).map(|(cwd, _)| PathBuf::from(cwd));
-            Some(HookSource::Command(CommandSpec {
-                command,
-                env: env?,
-                cwd,
-            }))
-        }
     }
-}
-
-fn parse_grants(hook: &HookTable<'_, '_>, sink: &mut Problems<'_>) -> Option<Grants> {
-    let mut grants = Grants::default();
-    let mut ok = true;
-    grants.read = hook
-        .string_list("read", sink)?
-        .into_iter()
-        .map(PathBuf::from)
-        .collect();
-    grants.write = hook
-        .string_list("write", sink)?
-        .into_iter()
-        .map(PathBuf::from)
-        .collect();
-    match hook.field("env").map(|(value, _)| value.get_ref()) {
-        None => {}
-        Some(DeValue::Array(_)) => grants.env_inherit = hook.string_list("env", sink)?,
-        Some(_) => grants.env_set = parse_env_table(hook, true, sink)?,
-    }
-    if let Some(mb) = hook.integer("max_memory_mb", 1, i128::from(MAX_MEMORY_MB_LIMIT), sink) {
-        grants.max_memory_mb = mb as u32;
-    } else {
-        ok &= hook.field("max_memory_mb").is_none();
-    }
-    grants.fuel = hook
-        .integer("fuel", 1, i128::from(u64::MAX), sink)
-        .map(|n| n as u64);
-    ok &= grants.fuel.is_some() || hook.field("fuel").is_none();
-    ok.then_some(grants)
-}
-
-/// `env = { NAME = "value" }`. `wasm` says whether the hook is a wasm hook, which may also
-/// take a list of host variable names; a command hook already inherits the whole environment.
-fn parse_env_table(
-    hook: &HookTable<'_, '_>,
-    wasm: bool,
-    sink: &mut Problems<'_>,
-) -> Option<BTreeMap<String, String>> {
-    let mut env = BTreeMap::new();
-    let Some((value, _)) = hook.field("env") else {
-        return Some(env);
-    };
-    let DeValue::Table(table) = value.get_ref() else {
-        let message = if wasm {
-            format!(
-                "`env` of a wasm hook must be a list of host variables to pass through, like env = [\"HOME\"], or a table of values, like env = {{ LEVEL = \"strict\" }}; found {}",
-                value.get_ref().type_str()
-            )
-        } else {
-            format!(
-                "`env` of a command hook must be a table of extra variables, like env = {{ LEVEL = \"strict\" }}; found {} (command hooks already inherit the host environment)",
-                value.get_ref().type_str()
-            )
-        };
-        hook.problem(sink, &value.span(), message);
-        return None;
-    };
-    let mut ok = true;
-    for (key, value) in table.iter() {
-        let name = key.get_ref().as_ref();
-        if name.is_empty() || name.contains(['=', '\0']) {
-            hook.problem(
-                sink,
-                &key.span(),
-                format!("`{name}` is not a valid environment variable name"),
-            );
-            ok = false;
-            continue;
-        }
-        match value.get_ref() {
-            DeValue::String(s) if !s.contains('\0') => {
-                env.insert(name.to_string(), s.to_string());
-            }
-            other => {
-                hook.problem(
-                    sink,
-                    &value.span(),
-                    format!(
-                        "env variable `{name}` must be a string, found {}",
-                        other.type_str()
-                    ),
-                );
-                ok = false;
-            }
-        }
-    }
-    ok.then_some(env)
 }

@@ -6,12 +6,13 @@ use toml::Spanned;
 use toml::de::DeValue;
 
 use super::fields::Problems;
-use super::{ConfigProblem, KeySource, KeySpec, Location, TrustSpec};
+use super::{KeySource, KeySpec, TrustSpec};
 
 /// `[trust]`: `require_signed`, and `[[trust.keys]]` entries with `id`, `key` or `file`, and
 /// `revoked`.
 pub(super) fn parse_trust(value: &Spanned<DeValue<'_>>, sink: &mut Problems<'_>) -> TrustSpec {
     let mut trust = TrustSpec::default();
+    let mut spans = Vec::new();
     let DeValue::Table(table) = value.get_ref() else {
         sink.push(
             &value.span(),
@@ -26,45 +27,53 @@ pub(super) fn parse_trust(value: &Spanned<DeValue<'_>>, sink: &mut Problems<'_>)
             ("require_signed", other) => sink.push(
                 &value.span(),
                 None,
-                format!("`trust.require_signed` must be true or false, found {}", other.type_str()),
+                format!(
+                    "`trust.require_signed` must be true or false, found {}",
+                    other.type_str()
+                ),
             ),
             ("keys", DeValue::Array(items)) => {
                 for item in items.iter() {
                     if let Some(key) = parse_key(item, sink) {
                         trust.keys.push(key);
+                        spans.push(item.span());
                     }
                 }
             }
             ("keys", _) => sink.push(
                 &value.span(),
                 None,
-                "`trust.keys` must be a list of tables: write each key as `[[trust.keys]]`".to_string(),
+                "`trust.keys` must be a list of tables: write each key as `[[trust.keys]]`"
+                    .to_string(),
             ),
             (other, _) => sink.push(
                 &key.span(),
                 None,
-                format!("unknown key `trust.{other}`; [trust] takes `require_signed` and `[[trust.keys]]`"),
+                format!(
+                    "unknown key `trust.{}`; [trust] takes `require_signed` and `[[trust.keys]]`",
+                    crate::text::name(other)
+                ),
             ),
         }
     }
     let mut seen = std::collections::HashSet::new();
-    for key in &trust.keys {
+    for (key, span) in trust.keys.iter().zip(&spans) {
         if !seen.insert(key.id.clone()) {
-            sink.list.push(ConfigProblem {
-                location: key.location,
-                hook: None,
-                message: format!(
-                    "trust key id \"{}\" is used twice; give each key its own id",
-                    key.id
+            sink.push(
+                span,
+                None,
+                format!(
+                    "trust key id {} is used twice; give each key its own id",
+                    crate::text::quote(&key.id)
                 ),
-            });
+            );
         }
     }
     trust
 }
 
 fn parse_key(item: &Spanned<DeValue<'_>>, sink: &mut Problems<'_>) -> Option<KeySpec> {
-    let location = Location::of_offset(sink.text, item.span().start);
+    let location = sink.lines.locate(item.span().start);
     let DeValue::Table(table) = item.get_ref() else {
         sink.push(
             &item.span(),
@@ -101,7 +110,14 @@ fn parse_key(item: &Spanned<DeValue<'_>>, sink: &mut Problems<'_>) -> Option<Key
                 ok = false;
             }
             (other, _) => {
-                sink.push(&key.span(), None, format!("unknown key `{other}` in a trust key; it takes id, key or file, and revoked"));
+                sink.push(
+                    &key.span(),
+                    None,
+                    format!(
+                        "unknown key `{}` in a trust key; it takes id, key or file, and revoked",
+                        crate::text::name(other)
+                    ),
+                );
                 ok = false;
             }
         }
@@ -121,7 +137,7 @@ fn parse_key(item: &Spanned<DeValue<'_>>, sink: &mut Problems<'_>) -> Option<Key
             sink.push(
                 &item.span(),
                 None,
-                format!("trust key \"{id}\" needs exactly one of `key` (a minisign public key) or `file` (a .pub file)"),
+                format!("trust key {} needs exactly one of `key` (a minisign public key) or `file` (a .pub file)", crate::text::quote(&id)),
             );
             return None;
         }

@@ -1,29 +1,43 @@
-//! [`HookRunner`]: loads a configuration once, then runs the matching hooks of each event and
-//! merges their verdicts by the contract's rules:
-//! guards in declaration order, short-circuit on block, fail closed (R4); observe hooks always,
-//! after the guards, fail open (R4); PostToolUse in order, first signal wins, every signal
-//! recorded in one write (R7, R8); Stop fail open, `final` written once (R5, R8).
+//! [`HookRunner`]: loads a configuration once, then runs the hooks each event reaches and
+//! merges their verdicts by one rule (`verdict::merge`).
+//!
+//! The path of one event ([`HookRunner::fire`], in `dispatch`): the hooks whose `event`
+//! pattern and matcher reach it, in declaration order; guards first (a gate event stops at the
+//! first block, R4; a guard that fails closed blocks), rewrites chaining; then observers, which
+//! see the outcome and fail open; async hooks are handed to the background (`background`).
+//! Effects follow: signals are recorded in convergence.json (R7, R8).
+//!
+//! forgeflare's three events keep their own methods ([`HookRunner::pre_tool_use`],
+//! [`HookRunner::post_tool_use`], [`HookRunner::stop`]): thin calls of `fire` plus the effects
+//! seed 000 gives them.
 
+mod background;
+mod dispatch;
 mod prepare;
 
-use prepare::{WasmRuntime, prepare, trust_store};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
-use std::time::Instant;
+use std::sync::{Arc, RwLock};
+use std::time::Duration;
 
-use crate::config::{Config, ConfigError, ConfigProblem, HookSpec, OnFailure, Role};
+use prepare::{WasmRuntime, prepare, trust_store};
+
+use crate::config::{Config, ConfigError, ConfigProblem, HookSpec, OnFailure};
 use crate::convergence::{
     ConvergenceError, ConvergenceStore, FinalState, Observation, timestamp_now,
 };
-use crate::event::{EventPayload, GuardContext, StopReason, ToolCall, cap_result};
-use crate::outcome::{
-    Block, GuardDecision, HookReport, PostToolOutcome, PreToolOutcome, StopOutcome,
-};
-use crate::runtime::{EventCache, HookRequest, Runtime};
-use crate::verdict::{HookFailure, Verdict};
+use crate::event::{Event, Phase, StopReason, ToolCall};
+use crate::matcher::{EventPattern, ToolMatcher};
+use crate::native::NativeHook;
+use crate::outcome::{Block, Decision, HookReport, Outcome};
+use crate::runtime::Runtime;
+use crate::verdict::HookFailure;
+#[cfg(feature = "wasm")]
 use crate::wasm::{CacheMode, CacheOutcome};
 
+pub use background::Flushed;
+
 /// What loading a wasm hook established.
+#[cfg(feature = "wasm")]
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct WasmInfo {
     /// Compiled, or taken from the compile cache.
@@ -35,6 +49,8 @@ pub struct WasmInfo {
     /// Instances come from wasmtime's pooling allocator (false: allocated on demand, where
     /// the pool could not reserve its address space).
     pub pooling: bool,
+    /// The version of `hookhost:hooks` the component was built against.
+    pub interface: String,
 }
 
 /// How a runner is set up, beyond its configuration.
@@ -51,7 +67,16 @@ pub struct RunnerOptions {
     /// The shell that runs command hooks as `{shell} -c {command}`. Default: `bash` on PATH.
     pub shell: PathBuf,
     /// Where compiled wasm hooks are cached. Default: the user's cache directory.
+    #[cfg(feature = "wasm")]
     pub cache: CacheMode,
+    /// Variables every command hook gets, on top of the inherited environment (Fresher's
+    /// `FRESHER_*`, Code-Forge's `FORGE_*`); events can add more ([`Event::with_env`]). A wasm
+    /// hook sees one only if its `env` grant names it.
+    pub env: Vec<(String, String)>,
+    /// How many async hooks run at once; more wait in a queue.
+    pub background_limit: usize,
+    /// How long [`HookRunner::fire`] of `SessionEnd` waits for async hooks to finish.
+    pub drain_timeout: Duration,
 }
 
 impl RunnerOptions {
@@ -62,13 +87,17 @@ impl RunnerOptions {
             state_dir: None,
             forward_stderr: true,
             shell: PathBuf::from("bash"),
+            #[cfg(feature = "wasm")]
             cache: CacheMode::Default,
+            env: Vec::new(),
+            background_limit: 8,
+            drain_timeout: Duration::from_secs(10),
         }
     }
 }
 
 /// Runs a project's hooks. Cheap to clone; `Send + Sync`; every method takes `&self`, so many
-/// tool calls can go through one runner at once.
+/// events can go through one runner at once.
 #[derive(Debug, Clone)]
 pub struct HookRunner {
     inner: Arc<Inner>,
@@ -77,19 +106,48 @@ pub struct HookRunner {
 #[derive(Debug)]
 struct Inner {
     config_path: PathBuf,
-    /// Enabled hooks, in declaration order.
-    hooks: Vec<LoadedHook>,
+    /// The configuration's hooks, enabled or not, in declaration order.
+    configured: Vec<HookSpec>,
+    /// Every hook that can run: the configured ones, then those registered at run time.
+    hooks: RwLock<Arc<[Arc<LoadedHook>]>>,
     /// Set when the configuration could not be loaded: every PreToolUse call is blocked.
     load_error: Option<ConfigError>,
     cwd: String,
     forward_stderr: bool,
+    env: Vec<(String, String)>,
     convergence: Arc<ConvergenceStore>,
+    background: background::Background,
+    drain_timeout: Duration,
 }
 
+/// A hook ready to run, and what decides when it runs.
 #[derive(Debug)]
 struct LoadedHook {
-    spec: HookSpec,
+    name: String,
+    index: usize,
+    events: EventPattern,
+    matcher: ToolMatcher,
+    phase: Phase,
+    timeout: Option<Duration>,
+    on_failure: Option<OnFailure>,
+    background: bool,
     runtime: Runtime,
+}
+
+impl LoadedHook {
+    fn configured(spec: &HookSpec, runtime: Runtime) -> LoadedHook {
+        LoadedHook {
+            name: spec.name.clone(),
+            index: spec.index,
+            events: spec.events.clone(),
+            matcher: spec.matcher.clone(),
+            phase: spec.phase,
+            timeout: spec.timeout,
+            on_failure: spec.on_failure,
+            background: spec.background,
+            runtime,
+        }
+    }
 }
 
 impl HookRunner {
@@ -112,7 +170,7 @@ impl HookRunner {
     }
 
     /// A runner for an already parsed configuration. Fails when a hook cannot be prepared
-    /// (for example, its `cwd` does not exist).
+    /// (for example, its `cwd` does not exist, or its component does not load).
     pub fn new(config: Config, options: RunnerOptions) -> Result<HookRunner, ConfigError> {
         let mut problems = Vec::new();
         let mut hooks = Vec::new();
@@ -121,8 +179,7 @@ impl HookRunner {
         let mut wasm = WasmRuntime::new(&config, &options, trust);
         for spec in config.hooks {
             match prepare(&spec, &options, &base_dir, &mut wasm) {
-                Ok(runtime) if spec.enabled => hooks.push(LoadedHook { spec, runtime }),
-                Ok(_) => {}
+                Ok(runtime) => hooks.push((spec, runtime)),
                 Err(message) => problems.push(ConfigProblem {
                     location: spec.location,
                     hook: Some((spec.index, Some(spec.name.clone()))),
@@ -140,8 +197,8 @@ impl HookRunner {
     }
 
     /// A runner that runs nothing and fails closed: every PreToolUse call is blocked with a
-    /// message naming `error`; PostToolUse and Stop do nothing. This is what an agent should
-    /// run with when its configuration is broken, instead of silently running without guards.
+    /// message naming `error`; other events do nothing. This is what an agent should run with
+    /// when its configuration is broken, instead of silently running without guards.
     pub fn fail_closed(error: ConfigError, options: RunnerOptions) -> HookRunner {
         HookRunner::build(
             error.path().to_path_buf(),
@@ -153,7 +210,7 @@ impl HookRunner {
 
     fn build(
         config_path: PathBuf,
-        hooks: Vec<LoadedHook>,
+        hooks: Vec<(HookSpec, Runtime)>,
         load_error: Option<ConfigError>,
         options: &RunnerOptions,
     ) -> HookRunner {
@@ -161,46 +218,80 @@ impl HookRunner {
             .state_dir
             .clone()
             .unwrap_or_else(|| options.cwd.join(".forgeflare"));
+        let mut configured = Vec::new();
+        let mut loaded = Vec::new();
+        for (spec, runtime) in hooks {
+            if spec.enabled {
+                loaded.push(Arc::new(LoadedHook::configured(&spec, runtime)));
+            }
+            configured.push(spec);
+        }
         HookRunner {
             inner: Arc::new(Inner {
                 config_path,
-                hooks,
+                configured,
+                hooks: RwLock::new(loaded.into()),
                 load_error,
                 cwd: options.cwd.to_string_lossy().into_owned(),
                 forward_stderr: options.forward_stderr,
+                env: options.env.clone(),
                 convergence: Arc::new(ConvergenceStore::new(state_dir)),
+                background: background::Background::new(options.background_limit),
+                drain_timeout: options.drain_timeout,
             }),
         }
     }
 
-    /// True when any hook is enabled, or when the runner fails closed.
-    pub fn has_hooks(&self) -> bool {
-        !self.inner.hooks.is_empty() || self.inner.load_error.is_some()
+    /// Adds an in-process hook after every hook already there (configured hooks first, then
+    /// registered ones, in registration order).
+    pub fn register(&self, hook: NativeHook) {
+        let mut hooks = self.inner.hooks.write().unwrap_or_else(|e| e.into_inner());
+        let index = hooks.len();
+        let loaded = LoadedHook {
+            name: hook.name.clone(),
+            index,
+            events: hook.events.clone(),
+            matcher: hook.matcher.clone(),
+            phase: hook.phase,
+            timeout: hook.timeout,
+            on_failure: hook.on_failure,
+            background: hook.background,
+            runtime: Runtime::Native(hook),
+        };
+        let mut next: Vec<Arc<LoadedHook>> = hooks.iter().cloned().collect();
+        next.push(Arc::new(loaded));
+        *hooks = next.into();
     }
 
-    /// The enabled hooks, in declaration order.
+    /// True when any hook can run, or when the runner fails closed.
+    pub fn has_hooks(&self) -> bool {
+        !self.snapshot().is_empty() || self.inner.load_error.is_some()
+    }
+
+    /// The configuration's enabled hooks, in declaration order.
     pub fn hooks(&self) -> impl Iterator<Item = &HookSpec> {
-        self.inner.hooks.iter().map(|hook| &hook.spec)
+        self.inner.configured.iter().filter(|spec| spec.enabled)
+    }
+
+    /// Every hook of the configuration, disabled ones included, in declaration order.
+    pub fn configured_hooks(&self) -> impl Iterator<Item = &HookSpec> {
+        self.inner.configured.iter()
     }
 
     /// The enabled wasm hooks, with how each component was obtained at load (compiled, or
-    /// from the compile cache).
-    pub fn wasm_hooks(&self) -> impl Iterator<Item = (&HookSpec, WasmInfo)> {
-        self.inner
-            .hooks
-            .iter()
-            .filter_map(|hook| match &hook.runtime {
-                Runtime::Wasm(wasm) => Some((
-                    &hook.spec,
-                    WasmInfo {
-                        cache: wasm.cache,
-                        sha256: wasm.sha256.clone(),
-                        signers: wasm.signers.clone(),
-                        pooling: wasm.pooling(),
-                    },
-                )),
-                Runtime::Command(_) => None,
+    /// from the compile cache) and the interface version it was built against.
+    #[cfg(feature = "wasm")]
+    pub fn wasm_hooks(&self) -> Vec<(&HookSpec, WasmInfo)> {
+        let hooks = self.snapshot();
+        self.hooks()
+            .filter_map(|spec| {
+                let hook = hooks.iter().find(|hook| hook.index == spec.index)?;
+                match &hook.runtime {
+                    Runtime::Wasm(wasm) => Some((spec, wasm.info())),
+                    _ => None,
+                }
             })
+            .collect()
     }
 
     /// The configuration error a fail-closed runner blocks with.
@@ -223,116 +314,105 @@ impl HookRunner {
         self.inner.convergence.clear()
     }
 
-    /// PreToolUse: guards in declaration order until one blocks (fail closed), then every
-    /// observe hook with the guard outcome (fail open). Observe output is ignored.
-    pub async fn pre_tool_use(&self, call: ToolCall<'_>) -> PreToolOutcome {
-        let inner = &*self.inner;
-        if let Some(error) = &inner.load_error {
-            let hook = inner.config_path.display().to_string();
-            let failure = HookFailure::Config {
-                reason: error.one_line(),
-            };
-            return PreToolOutcome {
-                decision: GuardDecision::Block(Block::failed(&hook, failure)),
-                reports: Vec::new(),
-            };
-        }
-        let mut reports = Vec::new();
-        let mut decision = GuardDecision::Allow;
-        let guard_json = EventCache::default();
-        for hook in inner.matching(Role::Guard, Some(call.tool)) {
-            let report = inner
-                .call(hook, EventPayload::Guard { call }, &guard_json)
-                .await;
-            let block = match &report.result {
-                Ok(Verdict::Block { reason }) => {
-                    Some(Block::decided(&hook.spec.name, reason.clone()))
-                }
-                Ok(_) => None,
-                Err(_) if hook.spec.on_failure == OnFailure::Allow => None,
-                Err(failure) => Some(Block::failed(&hook.spec.name, failure.clone())),
-            };
-            reports.push(report);
-            if let Some(block) = block {
-                decision = GuardDecision::Block(block);
-                break;
-            }
-        }
-
-        let guard = match &decision {
-            GuardDecision::Allow => GuardContext::Allowed,
-            GuardDecision::Block(block) => GuardContext::Blocked {
-                blocked_by: &block.blocked_by,
-                block_reason: &block.reason,
-            },
-        };
-        let observe_json = EventCache::default();
-        for hook in inner.matching(Role::Observe, Some(call.tool)) {
-            let payload = EventPayload::Observe { call, guard };
-            reports.push(inner.call(hook, payload, &observe_json).await);
-        }
-        PreToolOutcome { decision, reports }
+    fn snapshot(&self) -> Arc<[Arc<LoadedHook>]> {
+        self.inner
+            .hooks
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
     }
 
-    /// PostToolUse: every matching hook in declaration order (fail open). The first signal is
-    /// the outcome's `signal`; every signal is appended to convergence.json in one write.
-    pub async fn post_tool_use(
-        &self,
-        call: ToolCall<'_>,
-        result: &str,
-        is_error: bool,
-    ) -> PostToolOutcome {
-        let inner = &*self.inner;
-        let mut outcome = PostToolOutcome {
-            signal: None,
-            signals: Vec::new(),
-            reports: Vec::new(),
-            warnings: Vec::new(),
-        };
-        let mut hooks = inner.matching(Role::Post, Some(call.tool)).peekable();
-        if hooks.peek().is_none() {
+    /// Runs one event through every hook it reaches and returns the merged outcome. Signals
+    /// are recorded in convergence.json; `SessionEnd` also drains the async hooks (for at most
+    /// [`RunnerOptions::drain_timeout`]) and returns their reports with its own.
+    pub async fn fire(&self, event: &Event<'_>) -> Outcome {
+        let inner = &self.inner;
+        if let Some(error) = &inner.load_error {
+            let mut outcome = Outcome::new(event.name());
+            if event.spec().fail_closed {
+                let hook = inner.config_path.display().to_string();
+                let failure = HookFailure::Config {
+                    reason: error.one_line(),
+                };
+                outcome.decision = Decision::Block(Block::failed(&hook, failure));
+            }
             return outcome;
         }
-        let result = cap_result(result);
-        let json = EventCache::default();
-        for hook in hooks {
-            let payload = EventPayload::Post {
-                call,
-                result: &result,
-                is_error,
-            };
-            let report = inner.call(hook, payload, &json).await;
-            if let Ok(Verdict::Signal(signal)) = &report.result {
-                outcome.signals.push(signal.clone());
-            }
-            outcome.reports.push(report);
-        }
-        outcome.signal = outcome.signals.first().cloned();
+        let hooks = self.snapshot();
+        let mut outcome = dispatch::run(&self.inner, &hooks, event).await;
         if !outcome.signals.is_empty() {
+            let tool_iterations = event
+                .tool_call()
+                .map(|call| call.tool_iterations)
+                .or_else(|| {
+                    event
+                        .field("tool_iterations")
+                        .and_then(|v| v.as_u64())
+                        .map(|n| n as usize)
+                })
+                .unwrap_or(0);
             let observations: Vec<Observation> = outcome
                 .signals
                 .iter()
                 .map(|signal| Observation {
                     signal: signal.signal.clone(),
                     reason: signal.reason.clone(),
-                    tool_iterations: call.tool_iterations,
+                    tool_iterations,
                 })
                 .collect();
             let store = inner.convergence.clone();
-            let written = blocking(move || store.append_observations(&observations)).await;
-            outcome.warnings = warnings_of(written);
+            match blocking(move || store.append_observations(&observations)).await {
+                Ok(warnings) => outcome.warnings.extend(warnings),
+                Err(error) => outcome.warnings.push(error_chain(&error)),
+            }
+        }
+        if event.name() == "SessionEnd" {
+            let flushed = self.flush(inner.drain_timeout).await;
+            outcome.reports.extend(flushed.reports);
+            if flushed.pending > 0 {
+                outcome.warnings.push(format!(
+                    "{} async hook call(s) still running after {:?}; they go on in the background",
+                    flushed.pending, inner.drain_timeout
+                ));
+            }
         }
         outcome
     }
 
-    /// Stop: every Stop hook in declaration order (fail open), then `final` in
+    /// Waits until every async hook has finished, or `timeout` passed, and returns the reports
+    /// of the async calls that finished since the last flush.
+    pub async fn flush(&self, timeout: Duration) -> Flushed {
+        self.inner.background.flush(timeout).await
+    }
+
+    /// PreToolUse (R4): guards in declaration order until one blocks (fail closed), then every
+    /// observer with the guards' outcome (fail open).
+    pub async fn pre_tool_use(&self, call: ToolCall<'_>) -> Outcome {
+        if self.inner.load_error.is_none() && self.snapshot().is_empty() {
+            return Outcome::new("PreToolUse");
+        }
+        self.fire(&Event::pre_tool_use(call)).await
+    }
+
+    /// PostToolUse (R7): every hook the call reaches, in declaration order (fail open). The
+    /// first signal decides; every signal is appended to convergence.json in one write. The
+    /// result is capped for hooks (R3).
+    pub async fn post_tool_use(&self, call: ToolCall<'_>, result: &str, is_error: bool) -> Outcome {
+        if self.snapshot().is_empty() {
+            return Outcome::new("PostToolUse");
+        }
+        self.fire(&Event::post_tool_use(call, result, is_error))
+            .await
+    }
+
+    /// Stop (R5, R8): every Stop hook in declaration order (fail open), then `final` in
     /// convergence.json, once per session. A runner without hooks does nothing (R2).
     pub async fn stop(
         &self,
         reason: StopReason,
         tool_iterations: usize,
         total_tokens: u64,
-    ) -> StopOutcome {
+    ) -> Outcome {
         self.stop_with_reason(reason.as_str(), tool_iterations, total_tokens)
             .await
     }
@@ -343,36 +423,23 @@ impl HookRunner {
         reason: &str,
         tool_iterations: usize,
         total_tokens: u64,
-    ) -> StopOutcome {
-        let inner = &*self.inner;
-        let mut outcome = StopOutcome {
-            reports: Vec::new(),
-            final_written: false,
-            warnings: Vec::new(),
-        };
-        if inner.hooks.is_empty() {
-            return outcome;
+    ) -> Outcome {
+        if self.snapshot().is_empty() {
+            return Outcome::new("Stop");
         }
-        let json = EventCache::default();
-        for hook in inner.matching(Role::Stop, None) {
-            let payload = EventPayload::Stop {
-                reason,
-                tool_iterations,
-                total_tokens,
-            };
-            outcome.reports.push(inner.call(hook, payload, &json).await);
-        }
+        let event = Event::stop_with_reason(reason, tool_iterations, total_tokens);
+        let mut outcome = self.fire(&event).await;
         let final_state = FinalState {
             reason: reason.to_string(),
             tool_iterations,
             total_tokens,
             timestamp: timestamp_now(),
         };
-        let store = inner.convergence.clone();
+        let store = self.inner.convergence.clone();
         match blocking(move || store.write_final(final_state)).await {
             Ok(Some(warnings)) => {
                 outcome.final_written = true;
-                outcome.warnings = warnings;
+                outcome.warnings.extend(warnings);
             }
             Ok(None) => {}
             Err(error) => outcome.warnings.push(error_chain(&error)),
@@ -381,59 +448,11 @@ impl HookRunner {
     }
 }
 
-impl Inner {
-    fn matching<'s>(
-        &'s self,
-        role: Role,
-        tool: Option<&'s str>,
-    ) -> impl Iterator<Item = &'s LoadedHook> + 's {
-        self.hooks.iter().filter(move |hook| {
-            hook.spec.role == role && tool.is_none_or(|tool| hook.spec.matches_tool(tool))
-        })
-    }
-
-    async fn call(
-        &self,
-        hook: &LoadedHook,
-        payload: EventPayload<'_>,
-        cache: &EventCache,
-    ) -> HookReport {
-        let request = HookRequest {
-            name: &hook.spec.name,
-            role: hook.spec.role,
-            payload,
-            cwd: &self.cwd,
-            timeout: hook.spec.timeout,
-            forward_stderr: self.forward_stderr,
-            cache,
-        };
-        let started = Instant::now();
-        let response = hook.runtime.call(&request).await;
-        HookReport {
-            name: hook.spec.name.clone(),
-            index: hook.spec.index,
-            role: hook.spec.role,
-            kind: hook.spec.source.kind(),
-            duration: started.elapsed(),
-            result: response.result,
-            stderr: response.stderr,
-            stderr_truncated: response.stderr_truncated,
-        }
-    }
-}
-
 /// Runs file I/O off the async worker threads.
 async fn blocking<T: Send + 'static>(work: impl FnOnce() -> T + Send + 'static) -> T {
     match tokio::task::spawn_blocking(work).await {
         Ok(value) => value,
         Err(join_error) => std::panic::resume_unwind(join_error.into_panic()),
-    }
-}
-
-fn warnings_of(written: Result<Vec<String>, ConvergenceError>) -> Vec<String> {
-    match written {
-        Ok(warnings) => warnings,
-        Err(error) => vec![error_chain(&error)],
     }
 }
 
@@ -447,4 +466,21 @@ pub(crate) fn error_chain(error: &dyn std::error::Error) -> String {
         source = cause.source();
     }
     text
+}
+
+impl HookReport {
+    fn of(hook: &LoadedHook, event: &str, phase: Phase) -> HookReport {
+        HookReport {
+            name: hook.name.clone(),
+            index: hook.index,
+            event: event.to_string(),
+            phase,
+            kind: hook.runtime.kind(),
+            background: hook.background,
+            duration: Duration::ZERO,
+            result: Ok(crate::Verdict::allow()),
+            stderr: String::new(),
+            stderr_truncated: false,
+        }
+    }
 }

@@ -66,11 +66,20 @@ pub(super) fn prepare(
                 env: command.env.clone(),
                 cwd,
                 shell: options.shell.clone(),
+                protocol: command.protocol,
             }))
         }
-        HookSource::Wasm(spec) => {
+        HookSource::Wasm(wasm_spec) => {
             let engine = wasm.engine()?;
-            WasmHook::load(&engine, spec, base_dir, &options.cwd, &wasm.trust).map(Runtime::Wasm)
+            WasmHook::load(
+                &engine,
+                wasm_spec,
+                &spec.events,
+                base_dir,
+                &options.cwd,
+                &wasm.trust,
+            )
+            .map(Runtime::Wasm)
         }
     }
 }

@@ -17,7 +17,7 @@ use wasmtime::{Config, Engine, InstanceAllocationStrategy, PoolingAllocationConf
 use wasmtime_wasi::p2::bindings::{cli, clocks, filesystem, random};
 use wasmtime_wasi::{WasiView, cli::WasiCli, clocks::WasiClocks, filesystem::WasiFilesystem};
 
-use super::bindings::Hook;
+use super::bindings::{v0_1, v0_2};
 use super::cache::CompileCache;
 use super::store::CallState;
 use crate::config::MAX_MEMORY_MB_LIMIT;
@@ -225,7 +225,8 @@ fn linker(engine: &Engine) -> wasmtime::Result<Linker<CallState>> {
     cli::terminal_stdin::add_to_linker::<T, WasiCli>(l, T::cli)?;
     cli::terminal_stdout::add_to_linker::<T, WasiCli>(l, T::cli)?;
     cli::terminal_stderr::add_to_linker::<T, WasiCli>(l, T::cli)?;
-    Hook::add_to_linker::<T, wasmtime::component::HasSelf<T>>(l, |t| t)?;
+    v0_2::Hook::add_to_linker::<T, wasmtime::component::HasSelf<T>>(l, |t| t)?;
+    v0_1::Hook::add_to_linker::<T, wasmtime::component::HasSelf<T>>(l, |t| t)?;
     Ok(linker)
 }
 

@@ -7,8 +7,9 @@ use std::time::Duration;
 use sha2::{Digest as _, Sha256};
 use wasmtime::{Store, Trap, UpdateDeadline};
 
-use super::bindings::{HookPre, handler, types};
+use super::bindings::{Interface, v0_1, v0_2};
 use super::cache::CacheOutcome;
+use super::compat;
 use super::engine::WasmEngine;
 use super::inspect;
 use super::output::GuestOutput;
@@ -16,14 +17,16 @@ use super::store::{CallState, HookShared, Sandbox};
 use crate::bundle::{self, TrustStore};
 use crate::command::StderrCapture;
 use crate::config::WasmSpec;
-use crate::event::{EventPayload, GuardContext, StopReason};
+use crate::event::Phase;
+use crate::matcher::EventPattern;
+use crate::outcome::Decision;
 use crate::runtime::{HookRequest, HookResponse};
-use crate::verdict::{HookFailure, Signal, Verdict};
+use crate::verdict::{Answer, HookFailure, Signal, UPDATED_INPUT_MAX_BYTES, Verdict};
 
 /// A wasm hook ready to run.
 pub(crate) struct WasmHook {
     engine: Arc<WasmEngine>,
-    pre: HookPre<CallState>,
+    pre: Pre,
     sandbox: Sandbox,
     shared: Arc<HookShared>,
     fuel: Option<u64>,
@@ -33,6 +36,21 @@ pub(crate) struct WasmHook {
     pub(crate) signers: Vec<String>,
     /// SHA-256 of the file, hex.
     pub(crate) sha256: String,
+}
+
+/// The component, linked once, for the version of `hookhost:hooks` it was built against.
+enum Pre {
+    V0_2(v0_2::HookPre<CallState>),
+    V0_1(v0_1::HookPre<CallState>),
+}
+
+impl Pre {
+    fn interface(&self) -> Interface {
+        match self {
+            Pre::V0_2(_) => Interface::V0_2,
+            Pre::V0_1(_) => Interface::V0_1,
+        }
+    }
 }
 
 impl std::fmt::Debug for WasmHook {
@@ -46,12 +64,13 @@ impl std::fmt::Debug for WasmHook {
 }
 
 impl WasmHook {
-    /// Reads, checks, compiles (or loads from the cache) and links the component of `spec`.
-    /// `base_dir` is the configuration file's directory, `cwd` the runner's. An error is a
-    /// message for a configuration problem.
+    /// Reads, checks, compiles (or loads from the cache) and links the component of `spec`,
+    /// configured for `events`. `base_dir` is the configuration file's directory, `cwd` the
+    /// runner's. An error is a message for a configuration problem.
     pub(crate) fn load(
         engine: &Arc<WasmEngine>,
         spec: &WasmSpec,
+        events: &EventPattern,
         base_dir: &Path,
         cwd: &Path,
         trust: &TrustStore,
@@ -81,16 +100,24 @@ impl WasmHook {
                 .map_err(|error| {
                     describe(format!("is not a valid component: {}", root_cause(&error)))
                 })?;
-        inspect::check_component(&engine.engine, &component).map_err(describe)?;
+        let interface = inspect::check_component(&engine.engine, &component).map_err(describe)?;
+        if interface == Interface::V0_1 {
+            compat::check_events(events).map_err(describe)?;
+        }
         let instance_pre = engine
             .linker
             .instantiate_pre(&component)
             .map_err(|error| describe(format!("cannot be linked: {error:#}")))?;
-        let pre = HookPre::new(instance_pre).map_err(|error| {
+        let mismatch = |error: wasmtime::Error| {
             describe(format!(
-                "does not match the hookhost:hooks world: {error:#}"
+                "does not match the {} hook world: {error:#}",
+                interface.package()
             ))
-        })?;
+        };
+        let pre = match interface {
+            Interface::V0_2 => Pre::V0_2(v0_2::HookPre::new(instance_pre).map_err(mismatch)?),
+            Interface::V0_1 => Pre::V0_1(v0_1::HookPre::new(instance_pre).map_err(mismatch)?),
+        };
         Ok(WasmHook {
             engine: engine.clone(),
             pre,
@@ -106,9 +133,15 @@ impl WasmHook {
         })
     }
 
-    /// Whether this hook's instances come from the pooling allocator.
-    pub(crate) fn pooling(&self) -> bool {
-        self.engine.pooling
+    /// What loading established, for `HookRunner::wasm_hooks`.
+    pub(crate) fn info(&self) -> crate::WasmInfo {
+        crate::WasmInfo {
+            cache: self.cache,
+            sha256: self.sha256.clone(),
+            signers: self.signers.clone(),
+            pooling: self.engine.pooling,
+            interface: self.pre.interface().package(),
+        }
     }
 
     pub(crate) async fn call(&self, request: &HookRequest<'_>) -> HookResponse {
@@ -159,18 +192,18 @@ impl WasmHook {
         });
 
         let pre = &self.pre;
-        let (payload, cwd, input) = (request.payload, request.cwd, request.input_json());
         let store_ref = &mut store;
         let call = async move {
-            let hook = pre.instantiate_async(&mut *store_ref).await?;
-            invoke(
-                hook.hookhost_hooks_handler(),
-                store_ref,
-                payload,
-                cwd,
-                input,
-            )
-            .await
+            match pre {
+                Pre::V0_2(pre) => {
+                    let hook = pre.instantiate_async(&mut *store_ref).await?;
+                    handle(hook.hookhost_hooks_handler(), store_ref, request).await
+                }
+                Pre::V0_1(pre) => {
+                    let hook = pre.instantiate_async(&mut *store_ref).await?;
+                    compat::invoke(hook.hookhost_hooks_handler(), store_ref, request).await
+                }
+            }
         };
         // Epochs stop a guest that computes; this stops one blocked in a host call (a sleep),
         // which no epoch check can reach.
@@ -189,112 +222,97 @@ impl WasmHook {
     }
 }
 
-/// Calls the export for the payload's event and maps its answer to a verdict.
-async fn invoke(
-    handler: &handler::Guest,
+/// Calls `handle` (0.2.0) with the event as this hook sees it, and maps its answer.
+async fn handle(
+    handler: &v0_2::handler::Guest,
     store: &mut Store<CallState>,
-    payload: EventPayload<'_>,
-    cwd: &str,
-    input: &str,
+    request: &HookRequest<'_>,
 ) -> wasmtime::Result<Result<Verdict, HookFailure>> {
-    let tool_call = |call: crate::ToolCall<'_>| types::ToolCall {
-        tool: call.tool.to_string(),
-        input: input.to_string(),
-        tool_iterations: call.tool_iterations as u64,
-        cwd: cwd.to_string(),
-    };
-    Ok(match payload {
-        EventPayload::Guard { call } => {
-            match handler.call_guard(&mut *store, &tool_call(call)).await? {
-                types::GuardVerdict::Allow => Ok(Verdict::Allow),
-                types::GuardVerdict::Block(reason) if reason.trim().is_empty() => {
-                    Ok(Verdict::Block {
-                        reason: "no reason provided".to_string(),
-                    })
-                }
-                types::GuardVerdict::Block(reason) => Ok(Verdict::Block { reason }),
-            }
-        }
-        EventPayload::Observe { call, guard } => {
-            let (blocked, blocked_by, block_reason) = match guard {
-                GuardContext::Allowed => (false, None, None),
-                GuardContext::Blocked {
-                    blocked_by,
-                    block_reason,
-                } => (
-                    true,
-                    Some(blocked_by.to_string()),
-                    Some(block_reason.to_string()),
+    use v0_2::types;
+    let view = &request.view;
+    let event = types::Event {
+        name: view.event.name().to_string(),
+        phase: match view.phase {
+            Phase::Guard => types::Phase::Guard,
+            Phase::Observe => types::Phase::Observe,
+        },
+        session_id: view.event.session_id().map(str::to_string),
+        cwd: view.cwd.to_string(),
+        tool: view.call.map(|call| types::ToolCall {
+            tool: call.tool.to_string(),
+            input: request.input_json().to_string(),
+            tool_iterations: call.tool_iterations as u64,
+        }),
+        payload: request.payload_json().to_string(),
+        observed: view.observed.map(|decision| {
+            let (kind, by, reason) = match decision {
+                Decision::Allow => (types::DecisionKind::Allow, None, None),
+                Decision::Approve(n) => (types::DecisionKind::Approve, Some(&n.by), None),
+                Decision::Warn(n) => (types::DecisionKind::Warn, Some(&n.by), Some(&n.reason)),
+                Decision::Ask(n) => (types::DecisionKind::Ask, Some(&n.by), Some(&n.reason)),
+                Decision::Block(b) => (
+                    types::DecisionKind::Block,
+                    Some(&b.blocked_by),
+                    Some(&b.reason),
                 ),
             };
-            let event = types::ObserveEvent {
-                call: tool_call(call),
-                blocked,
-                blocked_by,
-                block_reason,
-            };
-            handler.call_observe(&mut *store, &event).await?;
-            Ok(Verdict::Observed)
-        }
-        EventPayload::Post {
-            call,
-            result,
-            is_error,
-        } => {
-            let event = types::PostEvent {
-                call: tool_call(call),
-                result: result.to_string(),
-                is_error,
-            };
-            match handler.call_post(&mut *store, &event).await? {
-                types::PostVerdict::Continue => Ok(Verdict::Continue),
-                types::PostVerdict::Signal(signal) if signal.name.trim().is_empty() => {
-                    Err(HookFailure::InvalidVerdict {
-                        detail: "a signal with an empty name".to_string(),
-                    })
-                }
-                types::PostVerdict::Signal(signal) => Ok(Verdict::Signal(Signal {
-                    signal: signal.name,
-                    reason: signal.reason,
-                })),
+            types::Observed {
+                decision: kind,
+                by: by.cloned(),
+                reason: reason.cloned(),
             }
-        }
-        EventPayload::Stop {
-            reason,
-            tool_iterations,
-            total_tokens,
-        } => {
-            let Ok(reason) = reason.parse::<StopReason>() else {
-                return Ok(Err(HookFailure::InvalidVerdict {
-                    detail: format!(
-                        "stop reason \"{reason}\" is not one of the seven the WIT enum can carry"
-                    ),
-                }));
-            };
-            let event = types::StopEvent {
-                reason: stop_reason(reason),
-                tool_iterations: tool_iterations as u64,
-                total_tokens,
-                cwd: cwd.to_string(),
-            };
-            handler.call_stop(&mut *store, &event).await?;
-            Ok(Verdict::Stopped {
-                unrecognized_action: None,
-            })
-        }
-    })
+        }),
+    };
+    let verdict = handler.call_handle(&mut *store, &event).await?;
+    Ok(verdict_of(verdict))
 }
 
-fn stop_reason(reason: StopReason) -> types::StopReason {
-    match reason {
-        StopReason::EndTurn => types::StopReason::EndTurn,
-        StopReason::IterationLimit => types::StopReason::IterationLimit,
-        StopReason::ApiError => types::StopReason::ApiError,
-        StopReason::ContinuationCap => types::StopReason::ContinuationCap,
-        StopReason::BlockLimitConsecutive => types::StopReason::BlockLimitConsecutive,
-        StopReason::BlockLimitTotal => types::StopReason::BlockLimitTotal,
-        StopReason::ConvergenceSignal => types::StopReason::ConvergenceSignal,
-    }
+fn verdict_of(raw: v0_2::types::Verdict) -> Result<Verdict, HookFailure> {
+    use v0_2::types::Answer as Raw;
+    let reason = |reason: String| {
+        if reason.trim().is_empty() {
+            "no reason provided".to_string()
+        } else {
+            reason
+        }
+    };
+    let answer = match raw.answer {
+        Raw::Allow => Answer::Allow,
+        Raw::Approve => Answer::Approve,
+        Raw::Warn(r) => Answer::Warn(reason(r)),
+        Raw::Ask(r) => Answer::Ask(reason(r)),
+        Raw::Block(r) => Answer::Block(reason(r)),
+    };
+    let updated_input = match raw.updated_input {
+        None => None,
+        Some(text) if text.len() > UPDATED_INPUT_MAX_BYTES => {
+            return Err(HookFailure::InvalidVerdict {
+                detail: format!(
+                    "the updated tool input is {} bytes; the limit is {UPDATED_INPUT_MAX_BYTES}",
+                    text.len()
+                ),
+            });
+        }
+        Some(text) => {
+            Some(
+                serde_json::from_str(&text).map_err(|error| HookFailure::InvalidVerdict {
+                    detail: format!("the updated tool input is not JSON: {error}"),
+                })?,
+            )
+        }
+    };
+    Ok(Verdict {
+        answer,
+        updated_input,
+        context: raw.context,
+        stop: raw.stop,
+        signal: raw.signal.map(|signal| Signal {
+            signal: signal.name,
+            reason: signal.reason,
+        }),
+        message: raw.message,
+        note: None,
+    })
 }
 
 /// Names a failed call the way a user reads it, never as a raw backtrace.

@@ -6,7 +6,7 @@ use wasmtime::Engine;
 use wasmtime::component::Component;
 use wasmtime::component::types::ComponentItem;
 
-use super::bindings::{HANDLER, HANDLER_FUNCTIONS, PACKAGE, VERSION};
+use super::bindings::{HANDLER, Interface, PACKAGE};
 
 /// Interfaces a hook may import: WASI preview 2 without sockets, and hookhost's own.
 const PROVIDED: &[&str] = &[
@@ -44,20 +44,29 @@ pub(crate) fn check_header(bytes: &[u8]) -> Result<(), String> {
     }
 }
 
-/// Checks a compiled component against the `hook` world.
-pub(crate) fn check_component(engine: &Engine, component: &Component) -> Result<(), String> {
+/// Checks a compiled component against the `hook` world of a version hookhost runs, and says
+/// which.
+pub(crate) fn check_component(engine: &Engine, component: &Component) -> Result<Interface, String> {
     let ty = component.component_type();
-    let ours = format!("{PACKAGE}@{VERSION}");
+    let ours = || {
+        Interface::ALL
+            .iter()
+            .map(|interface| interface.package())
+            .collect::<Vec<_>>()
+            .join(" or ")
+    };
+    let supported = |version: &str| Interface::ALL.iter().any(|i| i.version() == version);
 
     for (name, _) in ty.imports(engine) {
         if let Some(rest) = name.strip_prefix(&format!("{PACKAGE}/")) {
             let (interface, version) = rest.split_once('@').unwrap_or((rest, "(none)"));
-            if version != VERSION {
-                return Err(version_mismatch(version, &ours));
+            if !supported(version) {
+                return Err(version_mismatch(version, &ours()));
             }
             if !OWN_IMPORTS.contains(&interface) {
                 return Err(format!(
-                    "imports `{name}`, which is not part of {ours}; it provides {}",
+                    "imports `{name}`, which is not part of {}; it provides {}",
+                    ours(),
                     OWN_IMPORTS.join(", ")
                 ));
             }
@@ -75,18 +84,23 @@ pub(crate) fn check_component(engine: &Engine, component: &Component) -> Result<
         }
     }
 
-    let wanted = format!("{PACKAGE}/{HANDLER}@{VERSION}");
-    let Some(handler) = ty.get_export(engine, &wanted) else {
-        let prefix = format!("{PACKAGE}/{HANDLER}@");
+    let prefix = format!("{PACKAGE}/{HANDLER}@");
+    let Some((interface, wanted, handler)) = Interface::ALL.iter().find_map(|interface| {
+        let wanted = format!("{prefix}{}", interface.version());
+        ty.get_export(engine, &wanted)
+            .map(|handler| (*interface, wanted, handler))
+    }) else {
         if let Some((other, _)) = ty
             .exports(engine)
             .find(|(name, _)| name.starts_with(&prefix))
         {
-            return Err(version_mismatch(&other[prefix.len()..], &ours));
+            return Err(version_mismatch(&other[prefix.len()..], &ours()));
         }
         let exports: Vec<&str> = ty.exports(engine).map(|(name, _)| name).collect();
         return Err(format!(
-            "does not implement the {ours} `hook` world: missing export `{wanted}` (it exports: {})",
+            "does not implement the {} `hook` world: missing export `{prefix}{}` (it exports: {})",
+            Interface::V0_2.package(),
+            Interface::V0_2.version(),
             if exports.is_empty() {
                 "nothing".to_string()
             } else {
@@ -99,21 +113,23 @@ pub(crate) fn check_component(engine: &Engine, component: &Component) -> Result<
             "exports `{wanted}`, but not as an interface instance"
         ));
     };
-    for function in HANDLER_FUNCTIONS {
+    for function in interface.functions() {
         match instance.get_export(engine, function) {
             Some(item) if matches!(item.ty, ComponentItem::ComponentFunc(_)) => {}
             _ => {
                 return Err(format!(
-                    "does not implement the {ours} `hook` world: missing export `{wanted}#{function}`"
+                    "does not implement the {} `hook` world: missing export `{wanted}#{function}`",
+                    interface.package()
                 ));
             }
         }
     }
-    Ok(())
+    Ok(interface)
 }
 
 fn version_mismatch(theirs: &str, ours: &str) -> String {
     format!(
-        "was built against {PACKAGE}@{theirs}, but this hookhost implements {ours}; rebuild the hook against {ours} (update hook-sdk) or use a matching hookhost"
+        "was built against {PACKAGE}@{theirs}, but this hookhost runs {ours}; rebuild the hook against {} (update hook-sdk) or use a matching hookhost",
+        Interface::V0_2.package()
     )
 }

@@ -7,9 +7,13 @@
 //! call  ──▶ fresh Store (WASI ctx from grants, memory limiter, fuel, epoch deadline)
 //!       ──▶ instance from the pool ──▶ handler export ──▶ Verdict | HookFailure
 //! ```
+//!
+//! Components built against `hookhost:hooks@0.2.0` get every event through `handle`; those
+//! built against 0.1.0 (forgeflare's three events) run side by side, translated in `compat`.
 
 mod bindings;
 mod cache;
+mod compat;
 mod engine;
 mod hook;
 mod inspect;
@@ -21,7 +25,15 @@ pub use cache::{CacheMode, CacheOutcome};
 pub(crate) use engine::WasmEngine;
 pub(crate) use hook::WasmHook;
 
-/// The WIT package and version this hookhost implements, e.g. `hookhost:hooks@0.1.0`.
+/// The WIT package and version hook authors build against, e.g. `hookhost:hooks@0.2.0`.
 pub fn wit_package() -> String {
-    format!("{}@{}", bindings::PACKAGE, bindings::VERSION)
+    bindings::Interface::V0_2.package()
+}
+
+/// Every version of the WIT package this hookhost runs, newest first.
+pub fn wit_packages() -> Vec<String> {
+    bindings::Interface::ALL
+        .iter()
+        .map(|interface| interface.package())
+        .collect()
 }

@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex};
 use wasmtime::component::ResourceTable;
 use wasmtime_wasi::{FsPerms, WasiCtx, WasiCtxBuilder, WasiCtxView, WasiView};
 
-use super::bindings::{host, state, types};
+use super::bindings::{v0_1, v0_2};
 use super::output::GuestOutput;
 
 /// A wasm hook's sandbox, resolved at load: absolute directories and variable values.
@@ -146,32 +146,21 @@ impl wasmtime::ResourceLimiter for MemoryLimiter {
     }
 }
 
-impl types::Host for CallState {}
-
-impl host::Host for CallState {
-    fn log(&mut self, level: host::LogLevel, message: String) {
-        let level = match level {
-            host::LogLevel::Trace => "trace",
-            host::LogLevel::Debug => "debug",
-            host::LogLevel::Info => "info",
-            host::LogLevel::Warn => "warn",
-            host::LogLevel::Error => "error",
-        };
-        self.output.log(level, &message);
+impl CallState {
+    fn log(&mut self, level: &str, message: &str) {
+        self.output.log(level, message);
     }
 
     fn config(&mut self) -> String {
         self.shared.config_json.clone()
     }
-}
 
-impl state::Host for CallState {
-    fn get(&mut self, key: String) -> Option<Vec<u8>> {
+    fn state_get(&mut self, key: String) -> Option<Vec<u8>> {
         let kv = self.shared.state.lock().unwrap_or_else(|e| e.into_inner());
         kv.entries.get(&key).cloned()
     }
 
-    fn set(&mut self, key: String, value: Vec<u8>) -> Result<(), String> {
+    fn state_set(&mut self, key: String, value: Vec<u8>) -> Result<(), String> {
         if key.len() > MAX_KEY_BYTES {
             return Err(format!(
                 "state key is {} bytes; the limit is {MAX_KEY_BYTES}",
@@ -194,8 +183,50 @@ impl state::Host for CallState {
         Ok(())
     }
 
-    fn delete(&mut self, key: String) {
+    fn state_delete(&mut self, key: String) {
         let mut kv = self.shared.state.lock().unwrap_or_else(|e| e.into_inner());
         kv.entries.remove(&key);
     }
 }
+
+/// The `host` and `state` interfaces, the same in both versions of the package.
+macro_rules! impl_host_interfaces {
+    ($version:ident) => {
+        impl $version::types::Host for CallState {}
+
+        impl $version::host::Host for CallState {
+            fn log(&mut self, level: $version::host::LogLevel, message: String) {
+                use $version::host::LogLevel;
+                let level = match level {
+                    LogLevel::Trace => "trace",
+                    LogLevel::Debug => "debug",
+                    LogLevel::Info => "info",
+                    LogLevel::Warn => "warn",
+                    LogLevel::Error => "error",
+                };
+                CallState::log(self, level, &message);
+            }
+
+            fn config(&mut self) -> String {
+                CallState::config(self)
+            }
+        }
+
+        impl $version::state::Host for CallState {
+            fn get(&mut self, key: String) -> Option<Vec<u8>> {
+                self.state_get(key)
+            }
+
+            fn set(&mut self, key: String, value: Vec<u8>) -> Result<(), String> {
+                self.state_set(key, value)
+            }
+
+            fn delete(&mut self, key: String) {
+                self.state_delete(key)
+            }
+        }
+    };
+}
+
+impl_host_interfaces!(v0_2);
+impl_host_interfaces!(v0_1);

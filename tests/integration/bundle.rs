@@ -232,7 +232,7 @@ fn a_signed_bundle_loads_in_plain_wasmtime_and_runs_through_hook_runner() {
         &trust_config(&[("author", &author, false)], true, ""),
     )
     .unwrap();
-    let info = runner.wasm_hooks().next().unwrap().1;
+    let info = runner.wasm_hooks().into_iter().next().unwrap().1;
     assert_eq!(info.signers, ["author"]);
     let outcome = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -373,7 +373,10 @@ fn a_pin_accepts_exactly_its_file() {
         ),
     )
     .unwrap();
-    assert_eq!(runner.wasm_hooks().next().unwrap().1.sha256, digest);
+    assert_eq!(
+        runner.wasm_hooks().into_iter().next().unwrap().1.sha256,
+        digest
+    );
 }
 
 #[test]
@@ -385,7 +388,7 @@ fn the_compile_cache_never_lets_an_unverified_file_run() {
     std::fs::copy(probe(), project.path(".forgeflare/policy.wasm")).unwrap();
     let unsigned_ok = load(&project, &trust_config(&[], false, "")).unwrap();
     assert_eq!(
-        unsigned_ok.wasm_hooks().next().unwrap().1.cache,
+        unsigned_ok.wasm_hooks().into_iter().next().unwrap().1.cache,
         hookhost::wasm::CacheOutcome::Hit
     );
     // The same bytes, with signatures required: refused before the cache is consulted.

@@ -35,11 +35,12 @@ fn check_lists_hooks_and_finds_the_default_config() {
     let stdout = text(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{stdout}{}", text(&out.stderr));
     assert!(
-        stdout.contains("#1  guard  PreToolUse/guard  Bash  command  5000ms"),
+        stdout.contains("#1  guard  PreToolUse/guard  Bash     command  5000ms"),
         "{stdout}"
     );
     assert!(
-        stdout.contains("Stop              *     command  3000ms   user account env+=A DISABLED"),
+        stdout
+            .contains("Stop              *        command  3000ms   user account env+=A DISABLED"),
         "{stdout}"
     );
     assert!(

@@ -2,7 +2,7 @@
 
 use std::time::{Duration, Instant};
 
-use hookhost::{GuardDecision, HookFailure, HookRunner, ToolCall, Verdict};
+use hookhost::{Decision, HookFailure, HookRunner, ToolCall, Verdict};
 use serde_json::json;
 
 use crate::support::{Project, hook, wait_until_gone};
@@ -16,8 +16,11 @@ async fn guard_block_message(runner: &HookRunner, input: serde_json::Value) -> S
         })
         .await;
     match outcome.decision {
-        GuardDecision::Block(block) => block.message(),
-        GuardDecision::Allow => panic!("expected a block, reports: {:?}", outcome.reports),
+        Decision::Block(block) => block.message(),
+        other => panic!(
+            "expected a block, got {other:?}, reports: {:?}",
+            outcome.reports
+        ),
     }
 }
 
@@ -100,11 +103,11 @@ async fn hook_that_ignores_a_huge_stdin_is_not_a_failure() {
         .await;
     assert_eq!(
         outcome.reports[0].result,
-        Ok(Verdict::Allow),
+        Ok(Verdict::allow()),
         "{:?}",
         outcome.reports[0]
     );
-    let GuardDecision::Block(block) = outcome.decision else {
+    let Decision::Block(block) = outcome.decision else {
         panic!("second guard blocks")
     };
     let expected_len = serde_json::to_vec(&json!({
@@ -189,7 +192,7 @@ async fn environment_and_working_directory() {
             tool_iterations: 0,
         })
         .await;
-    let GuardDecision::Block(block) = outcome.decision else {
+    let Decision::Block(block) = outcome.decision else {
         panic!()
     };
     assert_eq!(
@@ -209,7 +212,7 @@ async fn environment_and_working_directory() {
             tool_iterations: 0,
         })
         .await;
-    let GuardDecision::Block(block) = outcome.decision else {
+    let Decision::Block(block) = outcome.decision else {
         panic!()
     };
     assert_eq!(

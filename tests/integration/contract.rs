@@ -1,6 +1,6 @@
 //! The contract of seed 000 (R1–R8) through the native runner.
 
-use hookhost::{GuardDecision, HookRunner, Signal, StopReason, ToolCall, Verdict};
+use hookhost::{Decision, HookRunner, Signal, StopReason, ToolCall, Verdict};
 use serde_json::json;
 
 use crate::support::{Project, hook};
@@ -47,7 +47,7 @@ async fn guards_run_in_order_and_short_circuit_but_observers_always_run() {
             tool_iterations: 3,
         })
         .await;
-    let GuardDecision::Block(block) = &outcome.decision else {
+    let Decision::Block(block) = &outcome.decision else {
         panic!("blocked")
     };
     assert_eq!(
@@ -92,7 +92,7 @@ async fn guards_run_in_order_and_short_circuit_but_observers_always_run() {
         .await;
     assert_eq!(
         outcome.decision,
-        GuardDecision::Allow,
+        Decision::Allow,
         "...but does not affect the decision"
     );
     assert_eq!(project.read("guard2.log").lines().count(), 1);
@@ -133,7 +133,7 @@ async fn match_tool_is_exact_and_no_matching_guard_allows() {
                 tool_iterations: 0,
             })
             .await;
-        assert_eq!(outcome.decision, GuardDecision::Allow, "{tool}");
+        assert_eq!(outcome.decision, Decision::Allow, "{tool}");
     }
     let observed = project.read_json("observed.json");
     assert_eq!(
@@ -218,7 +218,7 @@ async fn post_tool_use_first_signal_wins_every_signal_recorded_in_one_write() {
         .post_tool_use(call, "test result: ok. 42 passed; 0 failed", false)
         .await;
     assert_eq!(
-        outcome.signal,
+        outcome.signal().cloned(),
         Some(Signal {
             signal: "tests_pass".into(),
             reason: "clean run".into()
@@ -291,7 +291,7 @@ async fn post_tool_use_hook_sees_a_capped_result() {
             true,
         )
         .await;
-    assert_eq!(outcome.signal, None);
+    assert_eq!(outcome.signal().cloned(), None);
     let seen = project.read_json("post.json");
     assert_eq!(
         seen["result"].as_str().unwrap(),
@@ -330,7 +330,7 @@ async fn post_tool_use_failures_fail_open() {
             false,
         )
         .await;
-    assert_eq!(outcome.signal, None);
+    assert_eq!(outcome.signal().cloned(), None);
     assert!(
         outcome.reports.iter().all(|r| r.result.is_err()),
         "{:?}",
@@ -366,7 +366,10 @@ async fn convergence_write_failure_is_a_warning_that_changes_nothing() {
             false,
         )
         .await;
-    assert_eq!(outcome.signal.map(|s| s.signal), Some("done".to_string()));
+    assert_eq!(
+        outcome.signal().cloned().map(|s| s.signal),
+        Some("done".to_string())
+    );
     assert_eq!(outcome.warnings.len(), 1);
     assert!(
         outcome.warnings[0].starts_with("cannot create directory"),
@@ -374,12 +377,7 @@ async fn convergence_write_failure_is_a_warning_that_changes_nothing() {
         outcome.warnings
     );
     let stop = runner.stop(StopReason::EndTurn, 1, 1).await;
-    assert_eq!(
-        stop.reports[0].result,
-        Ok(Verdict::Stopped {
-            unrecognized_action: None
-        })
-    );
+    assert_eq!(stop.reports[0].result, Ok(Verdict::allow()));
     assert!(
         !stop.final_written && stop.warnings.len() == 1,
         "{:?}",
@@ -410,8 +408,9 @@ async fn stop_hooks_fail_open_and_final_is_written_once() {
     let results: Vec<_> = outcome.reports.iter().map(|r| r.result.clone()).collect();
     assert_eq!(
         results[0],
-        Ok(Verdict::Stopped {
-            unrecognized_action: Some("signal".into())
+        Ok(Verdict {
+            note: Some("returned unrecognized action \"signal\"; treated as continue".into()),
+            ..Verdict::allow()
         })
     );
     assert_eq!(results[1], Err(hookhost::HookFailure::Exited { code: 4 }));
@@ -419,12 +418,7 @@ async fn stop_hooks_fail_open_and_final_is_written_once() {
         results[2],
         Err(hookhost::HookFailure::TimedOut { timeout_ms: 100 })
     );
-    assert_eq!(
-        results[3],
-        Ok(Verdict::Stopped {
-            unrecognized_action: None
-        })
-    );
+    assert_eq!(results[3], Ok(Verdict::allow()));
     assert!(outcome.final_written);
 
     let cwd = project.root().to_string_lossy().into_owned();
@@ -457,7 +451,14 @@ async fn no_config_means_nothing_runs_and_nothing_is_written() {
         tool_iterations: 0,
     };
     assert!(runner.pre_tool_use(call).await.reports.is_empty());
-    assert_eq!(runner.post_tool_use(call, "ok", false).await.signal, None);
+    assert_eq!(
+        runner
+            .post_tool_use(call, "ok", false)
+            .await
+            .signal()
+            .cloned(),
+        None
+    );
     let stop = runner.stop(StopReason::EndTurn, 0, 0).await;
     assert!(stop.reports.is_empty() && !stop.final_written);
     assert!(!project.path(".forgeflare").exists());
@@ -516,13 +517,13 @@ fn fifty_concurrent_calls_get_their_own_results() {
                         false,
                     )
                     .await;
-                (i, pre.decision, post.signal)
+                (i, pre.decision, post.signal().cloned())
             });
         }
         let mut seen = 0;
         while let Some(joined) = tasks.join_next().await {
             let (i, decision, signal) = joined.unwrap();
-            let GuardDecision::Block(block) = decision else {
+            let Decision::Block(block) = decision else {
                 panic!("call {i} allowed")
             };
             assert_eq!(block.reason, format!("call-{i}"));

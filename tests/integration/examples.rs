@@ -1,7 +1,7 @@
 //! The example hooks, built from source for wasm32-wasip2 and loaded through `HookRunner` from
 //! a hooks.toml, making real decisions.
 
-use hookhost::{GuardDecision, HookRunner, StopReason, ToolCall};
+use hookhost::{Decision, HookRunner, StopReason, ToolCall};
 use serde_json::json;
 
 use crate::support::{Project, example};
@@ -22,8 +22,9 @@ async fn decide(runner: &HookRunner, tool: &str, input: serde_json::Value) -> Re
         })
         .await;
     match outcome.decision {
-        GuardDecision::Allow => Ok(()),
-        GuardDecision::Block(block) => Err(block.message()),
+        Decision::Allow => Ok(()),
+        Decision::Block(block) => Err(block.message()),
+        other => panic!("a guard of this example only allows or blocks, got {other:?}"),
     }
 }
 
@@ -306,7 +307,11 @@ async fn convergence_check_signals_after_consecutive_clean_runs() {
             )
             .await;
         assert_eq!(
-            outcome.signal.as_ref().map(|s| s.reason.as_str()),
+            outcome
+                .signal()
+                .cloned()
+                .as_ref()
+                .map(|s| s.reason.as_str()),
             signal,
             "step {i}"
         );

@@ -2,12 +2,12 @@
 
 use std::time::{Duration, Instant};
 
-use hookhost::{GuardDecision, HookFailure, HookRunner, StopReason, ToolCall, Verdict};
+use hookhost::{Decision, HookFailure, HookRunner, StopReason, ToolCall, Verdict};
 use serde_json::json;
 
 use crate::support::{Project, probe_hook};
 
-async fn guard(runner: &HookRunner, input: serde_json::Value) -> hookhost::PreToolOutcome {
+async fn guard(runner: &HookRunner, input: serde_json::Value) -> hookhost::Outcome {
     runner
         .pre_tool_use(ToolCall {
             tool: "Bash",
@@ -20,14 +20,14 @@ async fn guard(runner: &HookRunner, input: serde_json::Value) -> hookhost::PreTo
 /// The block reason of a guard the probe blocks on purpose (its way of answering).
 async fn answer(runner: &HookRunner) -> String {
     match guard(runner, json!({"command": "ls"})).await.decision {
-        GuardDecision::Block(block) if block.failure.is_none() => block.reason,
+        Decision::Block(block) if block.failure.is_none() => block.reason,
         other => panic!("expected the probe to answer with a block, got {other:?}"),
     }
 }
 
 async fn failure_message(runner: &HookRunner) -> String {
     match guard(runner, json!({})).await.decision {
-        GuardDecision::Block(block) if block.failure.is_some() => block.message(),
+        Decision::Block(block) if block.failure.is_some() => block.message(),
         other => panic!("expected a failure, got {other:?}"),
     }
 }
@@ -42,7 +42,7 @@ async fn guard_decides_like_a_command_hook() {
         "pattern = \"rm -rf\"",
     ));
     let outcome = guard(&runner, json!({"command": "rm -rf /"})).await;
-    let GuardDecision::Block(block) = outcome.decision else {
+    let Decision::Block(block) = outcome.decision else {
         panic!()
     };
     assert_eq!(
@@ -303,7 +303,7 @@ async fn a_panic_is_a_named_trap_with_its_message_on_stderr() {
     let project = Project::new();
     let runner = project.runner(&probe_hook("PreToolUse", "panic", "name = \"crashy\"", ""));
     let outcome = guard(&runner, json!({})).await;
-    let GuardDecision::Block(block) = &outcome.decision else {
+    let Decision::Block(block) = &outcome.decision else {
         panic!()
     };
     assert_eq!(
@@ -454,7 +454,7 @@ async fn observe_post_and_stop_follow_the_contract_and_fail_open() {
     assert!(
         matches!(&post.reports[1].result, Err(HookFailure::InvalidVerdict { detail }) if detail == "a signal with an empty name")
     );
-    let signal = post.signal.expect("the valid signal wins");
+    let signal = post.signal().cloned().expect("the valid signal wins");
     assert_eq!(signal.signal, "converged");
     // The guest saw the capped result (5120 bytes + the marker), flagged as an error.
     assert_eq!(
@@ -466,12 +466,7 @@ async fn observe_post_and_stop_follow_the_contract_and_fail_open() {
     );
 
     let stop = runner.stop(StopReason::BlockLimitTotal, 9, 777).await;
-    assert_eq!(
-        stop.reports[0].result,
-        Ok(Verdict::Stopped {
-            unrecognized_action: None
-        })
-    );
+    assert_eq!(stop.reports[0].result, Ok(Verdict::allow()));
     assert_eq!(
         project.read("stopped.txt"),
         format!("block_limit_total 9 777 {root}\n")
@@ -583,7 +578,7 @@ async fn misbehaving_observers_and_post_hooks_fail_open() {
             "mode {mode}"
         );
         assert_eq!(
-            post.signal.map(|s| s.signal).as_deref(),
+            post.signal().cloned().map(|s| s.signal).as_deref(),
             Some("after"),
             "later hooks still run"
         );
@@ -636,7 +631,7 @@ async fn wasm_and_command_hooks_run_in_declaration_order() {
             ("observer-wasm", "wasm")
         ]
     );
-    let GuardDecision::Block(block) = outcome.decision else {
+    let Decision::Block(block) = outcome.decision else {
         panic!()
     };
     assert_eq!(block.message(), "blocked by third-command: third");

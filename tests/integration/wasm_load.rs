@@ -49,7 +49,7 @@ fn refuses_what_is_not_a_hook_component_and_says_why() {
         (
             "no exports",
             wat("(component)"),
-            "does not implement the hookhost:hooks@0.1.0 `hook` world: missing export `hookhost:hooks/handler@0.1.0` (it exports: nothing)",
+            "does not implement the hookhost:hooks@0.2.0 `hook` world: missing export `hookhost:hooks/handler@0.2.0` (it exports: nothing)",
         ),
         (
             "sockets",
@@ -69,14 +69,21 @@ fn refuses_what_is_not_a_hook_component_and_says_why() {
         (
             "newer package",
             wat(
-                r#"(component (instance $h) (export "hookhost:hooks/handler@0.2.0" (instance $h)))"#,
+                r#"(component (instance $h) (export "hookhost:hooks/handler@0.3.0" (instance $h)))"#,
             ),
-            "was built against hookhost:hooks@0.2.0, but this hookhost implements hookhost:hooks@0.1.0",
+            "was built against hookhost:hooks@0.3.0, but this hookhost runs hookhost:hooks@0.2.0 or hookhost:hooks@0.1.0",
         ),
         (
             "newer host import",
             wat(r#"(component (import "hookhost:hooks/host@0.3.1" (instance)))"#),
-            "was built against hookhost:hooks@0.3.1, but this hookhost implements hookhost:hooks@0.1.0",
+            "was built against hookhost:hooks@0.3.1, but this hookhost runs hookhost:hooks@0.2.0 or hookhost:hooks@0.1.0",
+        ),
+        (
+            "0.2.0 handler without handle",
+            wat(
+                r#"(component (instance $h) (export "hookhost:hooks/handler@0.2.0" (instance $h)))"#,
+            ),
+            "missing export `hookhost:hooks/handler@0.2.0#handle`",
         ),
         (
             "handler without guard",
@@ -151,7 +158,7 @@ fn compile_cache_hits_and_never_trusts_a_bad_entry() {
     let project = Project::new();
     let cache = project.path("cache");
     let probe = probe();
-    let outcome = |runner: &HookRunner| runner.wasm_hooks().next().unwrap().1.cache;
+    let outcome = |runner: &HookRunner| runner.wasm_hooks().into_iter().next().unwrap().1.cache;
 
     assert_eq!(
         outcome(&runner_with_cache(&project, &cache, &probe)),
@@ -219,6 +226,7 @@ fn runners_starting_together_share_the_cache_without_corrupting_it() {
     assert_eq!(
         runner_with_cache(&project, &cache, &probe)
             .wasm_hooks()
+            .into_iter()
             .next()
             .unwrap()
             .1
@@ -238,7 +246,7 @@ fn a_disabled_cache_writes_nothing() {
     options.cache = CacheMode::Disabled;
     let runner = HookRunner::load(config, options).unwrap();
     assert_eq!(
-        runner.wasm_hooks().next().unwrap().1.cache,
+        runner.wasm_hooks().into_iter().next().unwrap().1.cache,
         CacheOutcome::Uncached
     );
 }

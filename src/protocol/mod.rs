@@ -1,0 +1,124 @@
+//! How a command hook reads an event and answers. Protocols are adapters at the edge, like the
+//! runtimes: each writes the event for the hook (stdin JSON, environment variables) and reads
+//! the hook's exit status and output back into a [`Verdict`]; the runner sees only verdicts.
+//!
+//! | `protocol =` | stdin | answer |
+//! |---|---|---|
+//! | `"forgeflare"` (default) | hookhost's JSON: forgeflare's fields (`event`, `phase`, `tool`, `input`, ...) | exit 0 and `{"action": ...}` on stdout |
+//! | `"claude"` | Claude Code's JSON (`hook_event_name`, `tool_name`, `tool_input`, ...) | exit 0 with optional JSON (`decision`, `hookSpecificOutput`, ...), exit 2 blocks with stderr as the reason |
+//! | `"exit-code"` | hookhost's JSON (scripts may ignore it); the event in `HOOKHOST_*` variables | exit 0 go on, 1 warn, 2 block, 3+ an error |
+
+pub(crate) mod claude;
+pub(crate) mod exit_code;
+pub(crate) mod forgeflare;
+
+use std::fmt;
+
+use crate::Event;
+use crate::event::{EventSpec, Phase, ToolCall};
+use crate::outcome::Decision;
+use crate::verdict::{HookFailure, Verdict};
+
+/// The protocol a command hook speaks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Protocol {
+    /// forgeflare's: JSON in, `{"action": ...}` out (seed 000, R3), widened to every event.
+    #[default]
+    Forgeflare,
+    /// Claude Code's (also Copilot CLI's and Gemini CLI's shape): an existing Claude Code hook
+    /// script runs unchanged.
+    Claude,
+    /// The exit status is the answer (Fresher's convention).
+    ExitCode,
+}
+
+impl Protocol {
+    /// Every protocol, with its hooks.toml spelling.
+    pub const ALL: [(Protocol, &'static str); 3] = [
+        (Protocol::Forgeflare, "forgeflare"),
+        (Protocol::Claude, "claude"),
+        (Protocol::ExitCode, "exit-code"),
+    ];
+
+    /// The hooks.toml spelling.
+    pub fn as_str(self) -> &'static str {
+        Protocol::ALL
+            .iter()
+            .find(|(protocol, _)| *protocol == self)
+            .map(|(_, name)| *name)
+            .unwrap_or("forgeflare")
+    }
+
+    /// The protocol spelled `name` in hooks.toml.
+    pub fn from_name(name: &str) -> Option<Protocol> {
+        Protocol::ALL
+            .iter()
+            .find(|(_, spelled)| *spelled == name)
+            .map(|(protocol, _)| *protocol)
+    }
+
+    /// Writes the event as this protocol's hooks read it on stdin.
+    pub(crate) fn stdin(self, view: &HookEvent<'_>) -> Vec<u8> {
+        match self {
+            Protocol::Forgeflare | Protocol::ExitCode => forgeflare::stdin(view),
+            Protocol::Claude => claude::stdin(view),
+        }
+    }
+
+    /// Reads a finished process back into a verdict.
+    pub(crate) fn answer(
+        self,
+        view: &HookEvent<'_>,
+        output: &ProcessOutput,
+    ) -> Result<Verdict, HookFailure> {
+        match self {
+            Protocol::Forgeflare => forgeflare::answer(view, output),
+            Protocol::Claude => claude::answer(view, output),
+            Protocol::ExitCode => exit_code::answer(output),
+        }
+    }
+}
+
+impl fmt::Display for Protocol {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The event as one hook sees it.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct HookEvent<'a> {
+    pub(crate) event: &'a Event<'a>,
+    pub(crate) spec: &'static EventSpec,
+    /// The tool call as this hook sees it: its input as rewritten by the guards before it.
+    pub(crate) call: Option<ToolCall<'a>>,
+    pub(crate) phase: Phase,
+    /// For observers of a gate event: what the guards decided.
+    pub(crate) observed: Option<&'a Decision>,
+    pub(crate) cwd: &'a str,
+}
+
+/// How a command hook's process ended, and what it printed.
+#[derive(Debug)]
+pub(crate) struct ProcessOutput {
+    /// The exit code; `None` when a signal killed it.
+    pub(crate) code: Option<i32>,
+    /// The signal that killed it.
+    pub(crate) signal: Option<i32>,
+    /// Its stdout (up to the cap).
+    pub(crate) stdout: Vec<u8>,
+    /// Its stderr, as kept for the report (up to the cap).
+    pub(crate) stderr: String,
+}
+
+impl ProcessOutput {
+    /// The failure for an exit other than 0, in forgeflare's words.
+    pub(crate) fn failure(&self) -> Option<HookFailure> {
+        match (self.code, self.signal) {
+            (Some(0), _) => None,
+            (Some(code), _) => Some(HookFailure::Exited { code }),
+            (None, Some(signal)) => Some(HookFailure::Signaled { signal }),
+            (None, None) => Some(HookFailure::Exited { code: -1 }),
+        }
+    }
+}
