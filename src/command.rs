@@ -20,6 +20,7 @@ use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncReadExt as _, AsyncWriteExt as _};
 use tokio::time::Instant;
 
+use crate::protocol::exit_code::ExitCodes;
 use crate::protocol::{ProcessOutput, Protocol};
 use crate::runtime::{HookRequest, HookResponse};
 use crate::verdict::HookFailure;
@@ -40,6 +41,7 @@ pub(crate) struct CommandHook {
     pub(crate) cwd: PathBuf,
     pub(crate) shell: PathBuf,
     pub(crate) protocol: Protocol,
+    pub(crate) exit_codes: ExitCodes,
 }
 
 impl CommandHook {
@@ -53,7 +55,8 @@ impl CommandHook {
                     capture.push(&output.stdout);
                     capture.flush_pending();
                 }
-                self.protocol.answer(&request.view, &output)
+                self.protocol
+                    .answer(&request.view, &output, &self.exit_codes)
             }
             Err(failure) => Err(failure),
         };

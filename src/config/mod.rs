@@ -34,6 +34,7 @@ pub use error::{ConfigError, ConfigProblem, Location};
 use crate::event::{EventSpec, Phase};
 use crate::matcher::{EventPattern, ToolMatcher};
 use crate::protocol::Protocol;
+use crate::protocol::exit_code::ExitCodes;
 
 /// Default `timeout_ms` of most events' hooks (R2; every event's is in the event catalog).
 pub const DEFAULT_TIMEOUT_MS: u64 = 5000;
@@ -319,6 +320,8 @@ pub struct CommandSpec {
     pub command: String,
     /// How it reads the event and answers.
     pub protocol: Protocol,
+    /// `exit_codes` (exit-code protocol): what each exit status means.
+    pub exit_codes: ExitCodes,
     /// Variables added to the inherited environment.
     pub env: BTreeMap<String, String>,
     /// Working directory; relative paths resolve against the runner's cwd.

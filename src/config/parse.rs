@@ -33,6 +33,7 @@ const HOOK_KEYS: &[&str] = &[
     "command",
     "wasm",
     "protocol",
+    "exit_codes",
     "timeout_ms",
     "name",
     "enabled",

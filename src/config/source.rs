@@ -11,9 +11,10 @@ use toml::de::DeValue;
 use super::fields::{HookTable, Problems, to_json};
 use super::{CommandSpec, Grants, HookSource, MAX_MEMORY_MB_LIMIT, WasmSpec};
 use crate::protocol::Protocol;
+use crate::protocol::exit_code::{ExitCodes, ExitMeaning};
 
 /// Keys that only mean something for one kind of hook.
-pub(super) const COMMAND_ONLY_KEYS: &[&str] = &["cwd", "protocol"];
+pub(super) const COMMAND_ONLY_KEYS: &[&str] = &["cwd", "protocol", "exit_codes"];
 pub(super) const WASM_ONLY_KEYS: &[&str] =
     &["read", "write", "max_memory_mb", "fuel", "config", "sha256"];
 
@@ -79,9 +80,11 @@ pub(super) fn parse_source(
             let env = parse_env_table(hook, false, sink);
             let cwd = hook.string("cwd", sink).map(|(cwd, _)| PathBuf::from(cwd));
             let protocol = parse_protocol(hook, sink);
+            let exit_codes = parse_exit_codes(hook, protocol, sink);
             Some(HookSource::Command(CommandSpec {
                 command,
                 protocol: protocol?,
+                exit_codes: exit_codes?,
                 env: env?,
                 cwd,
             }))
@@ -207,4 +210,70 @@ fn parse_protocol(hook: &HookTable<'_, '_>, sink: &mut Problems<'_>) -> Option<P
             None
         }
     }
+}
+
+/// `exit_codes = { 1 = "block" }` (exit-code protocol): what each exit status means.
+fn parse_exit_codes(
+    hook: &HookTable<'_, '_>,
+    protocol: Option<Protocol>,
+    sink: &mut Problems<'_>,
+) -> Option<ExitCodes> {
+    let Some((value, key_span)) = hook.field("exit_codes") else {
+        return Some(ExitCodes::default());
+    };
+    if protocol.is_some_and(|protocol| protocol != Protocol::ExitCode) {
+        hook.problem(
+            sink,
+            &key_span,
+            "`exit_codes` applies only to `protocol = \"exit-code\"` hooks".to_string(),
+        );
+        return None;
+    }
+    let DeValue::Table(table) = value.get_ref() else {
+        hook.problem(
+            sink,
+            &value.span(),
+            format!(
+                "`exit_codes` must be a table of exit status to meaning, like exit_codes = {{ 1 = \"block\" }}; found {}",
+                value.get_ref().type_str()
+            ),
+        );
+        return None;
+    };
+    let meanings: Vec<&str> = ExitMeaning::ALL.iter().map(|(_, name)| *name).collect();
+    let mut overrides = BTreeMap::new();
+    let mut ok = true;
+    for (key, meaning) in table.iter() {
+        let code = key
+            .get_ref()
+            .parse::<i32>()
+            .ok()
+            .filter(|code| (0..=255).contains(code));
+        let meaning_name = meaning.get_ref().as_str();
+        match (code, meaning_name.and_then(ExitMeaning::from_name)) {
+            (Some(code), Some(meaning)) => {
+                overrides.insert(code, meaning);
+            }
+            (None, _) => {
+                hook.problem(
+                    sink,
+                    &key.span(),
+                    format!(
+                        "`exit_codes` key `{}` is not an exit status (0 to 255)",
+                        crate::text::name(key.get_ref())
+                    ),
+                );
+                ok = false;
+            }
+            (Some(_), None) => {
+                hook.problem(
+                    sink,
+                    &meaning.span(),
+                    format!("an exit status means one of {}", meanings.join(", ")),
+                );
+                ok = false;
+            }
+        }
+    }
+    ok.then(|| ExitCodes::new(overrides))
 }

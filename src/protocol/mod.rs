@@ -9,7 +9,7 @@
 //! | `"exit-code"` | hookhost's JSON (scripts may ignore it); the event in `HOOKHOST_*` variables | exit 0 go on, 1 warn, 2 block, 3+ an error |
 
 pub(crate) mod claude;
-pub(crate) mod exit_code;
+pub mod exit_code;
 pub(crate) mod forgeflare;
 
 use std::fmt;
@@ -65,16 +65,18 @@ impl Protocol {
         }
     }
 
-    /// Reads a finished process back into a verdict.
+    /// Reads a finished process back into a verdict (`codes`: the hook's `exit_codes`, for
+    /// the exit-code protocol).
     pub(crate) fn answer(
         self,
         view: &HookEvent<'_>,
         output: &ProcessOutput,
+        codes: &exit_code::ExitCodes,
     ) -> Result<Verdict, HookFailure> {
         match self {
             Protocol::Forgeflare => forgeflare::answer(view, output),
             Protocol::Claude => claude::answer(view, output),
-            Protocol::ExitCode => exit_code::answer(output),
+            Protocol::ExitCode => exit_code::answer(output, codes),
         }
     }
 }

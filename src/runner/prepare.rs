@@ -67,6 +67,7 @@ pub(super) fn prepare(
                 cwd,
                 shell: options.shell.clone(),
                 protocol: command.protocol,
+                exit_codes: command.exit_codes.clone(),
             }))
         }
         HookSource::Wasm(wasm_spec) => {
