@@ -91,7 +91,7 @@ fn new_keys_are_validated_where_they_are() {
         ("async fails open", "event = \"PostToolUse\"\nasync = true\non_failure = \"block\"\ncommand = \"x\"", "`on_failure` applies only to guard hooks"),
         ("on_failure where nothing blocks", "event = \"Notification\"\non_failure = \"block\"\ncommand = \"x\"", "`on_failure` applies only to guard hooks"),
         ("empty command", "event = \"PreToolUse\"\ncommand = \"\"", "a guard would block every call"),
-        ("exit_codes without the protocol", "event = \"started\"\ncommand = \"x\"\nexit_codes = { 1 = \"block\" }", "3:1: hook #1 (x): `exit_codes` applies only to `protocol = \"exit-code\"` hooks"),
+        ("exit_codes without the protocol", "event = \"started\"\ncommand = \"x\"\nexit_codes = { 1 = \"block\" }", "4:1: hook #1 (x): `exit_codes` applies only to `protocol = \"exit-code\"` hooks"),
         ("exit_codes bad status", "event = \"started\"\ncommand = \"x\"\nprotocol = \"exit-code\"\nexit_codes = { one = \"block\" }", "`exit_codes` key `one` is not an exit status"),
         ("exit_codes bad meaning", "event = \"started\"\ncommand = \"x\"\nprotocol = \"exit-code\"\nexit_codes = { 1 = \"stop\" }", "an exit status means one of allow, warn, ask, block, error"),
         ("zero timeout", "event = \"PreToolUse\"\ncommand = \"x\"\ntimeout_ms = 0", "0 would time every call out at once"),
