@@ -27,11 +27,11 @@ pub(crate) fn merge(outcome: &mut Outcome, hook: &str, verdict: &Verdict) {
         Answer::Allow => Decision::Allow,
         Answer::Approve => Decision::Approve(notice("")),
         Answer::Warn(reason) => {
-            outcome.notices.push(notice(reason));
+            add_notice(outcome, notice(reason));
             Decision::Warn(notice(reason))
         }
         Answer::Ask(reason) => {
-            outcome.notices.push(notice(reason));
+            add_notice(outcome, notice(reason));
             Decision::Ask(notice(reason))
         }
         Answer::Block(reason) => Decision::Block(Block::decided(hook, reason.clone())),
@@ -54,6 +54,13 @@ pub(crate) fn merge(outcome: &mut Outcome, hook: &str, verdict: &Verdict) {
     }
     if let Some(signal) = &verdict.signal {
         outcome.signals.push(signal.clone());
+    }
+}
+
+/// Keeps a notice once: a guard shown the rewritten input again may say the same thing twice.
+fn add_notice(outcome: &mut Outcome, notice: Notice) {
+    if !outcome.notices.contains(&notice) {
+        outcome.notices.push(notice);
     }
 }
 
