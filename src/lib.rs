@@ -1,46 +1,54 @@
 //! hookhost: the hook host an AI coding agent embeds.
 //!
-//! An agent calls hookhost around every tool call and when a run ends; hookhost runs the
-//! hooks the project declared in `hooks.toml` and merges their answers by one contract
-//! (forgeflare's "Hook Dispatch Layer", seed 000).
+//! An agent fires an event at every point of its lifecycle (a session starts, a prompt comes
+//! in, a tool is about to run or ran, the run ends, or any custom event); hookhost runs the
+//! hooks that event reaches and merges their answers by one rule.
 //!
 //! ```text
-//! hooks.toml ──load──▶ Config ──▶ HookRunner ──event──▶ matching hooks (declaration order)
-//!  (config)              │         (runner)              ├─ command runtime: bash -c, JSON on
-//!                        │            │                  │  stdin/stdout             (command)
-//!                        │            │                  └─ wasm runtime: component, WASI
-//!                        │            │                     sandbox, deadline, fuel  (wasm)
+//! hooks.toml ──load──▶ Config ──▶ HookRunner ◀── register(NativeHook)              (runner)
+//!  (config)              │            │
+//!                        │            └─fire(Event)─▶ hooks the event reaches: event pattern
+//!                        │                 (event)    + matcher, declaration order  (matcher)
+//!                        │                             ├─ command: bash -c, a protocol at the
+//!                        │                             │  edge (forgeflare, claude, exit-code)
+//!                        │                             │                  (command, protocol)
+//!                        │                             ├─ wasm: component, WASI sandbox,
+//!                        │                             │  deadline, fuel; WIT 0.2 and 0.1 (wasm)
+//!                        │                             └─ native: Rust closures     (native)
 //!                        └─ [trust]: signatures and pins checked before any compile (bundle)
 //!                                     │
-//!                                     └─ verdicts merged (guard short-circuit, observe always,
-//!                                        first signal wins)                          (verdict)
-//!                                        ──▶ outcome returned                        (outcome)
-//!                                        ──▶ effects: convergence.json               (convergence)
+//!            guards (a block stops a gate event) ─▶ re-check after rewrites ─▶ observers
+//!            ─▶ answers merged: block > ask > warn > approve > allow    (verdict::merge)
+//!            ─▶ Outcome returned                                        (outcome)
+//!            ─▶ async hooks handed to the background                    (runner::background)
+//!            ─▶ effects: convergence.json                               (convergence)
 //! ```
 //!
-//! Both runtimes answer one question the same way (the private `runtime` module): "run this
-//! hook on this event within this budget, give me a verdict or a failure". Failure kinds are
-//! one enum, [`HookFailure`].
+//! Events are data: the [`event::catalog`] says, per event, what a matcher compares, which
+//! answers a hook may give and how a guard's failure counts; nothing else has a case per
+//! event. Every runtime answers one question the same way (the private `runtime` module): "run
+//! this hook on this event within this budget, give me a [`Verdict`] or a [`HookFailure`]".
 //!
 //! Two ways in:
-//! - the native API: [`HookRunner`] with [`RunnerOptions`], whose loaders return errors and
-//!   whose async methods return rich outcomes ([`PreToolOutcome`], [`PostToolOutcome`],
-//!   [`StopOutcome`]): the decision, the hook that made it, every hook's time and failure;
+//! - the native API: [`HookRunner`] with [`RunnerOptions`]; [`HookRunner::fire`] takes any
+//!   [`Event`] and returns an [`Outcome`] (the merged [`Decision`], the rewritten input, context,
+//!   stop, signals, and every hook's report); [`HookRunner::register`] adds [`NativeHook`]s;
 //! - [`forgeflare`], the exact surface of forgeflare's own hook module, as a thin facade.
 //!
 //! An agent loop also gets R6's [`BlockCounters`] and the seven [`StopReason`]s.
 //!
 //! ```no_run
-//! # async fn demo() -> Result<(), hookhost::ConfigError> {
-//! use hookhost::{HookRunner, RunnerOptions, ToolCall};
+//! # async fn demo() -> Result<(), Box<dyn std::error::Error>> {
+//! use hookhost::{Decision, Event, HookRunner, RunnerOptions, ToolCall};
 //! let runner = HookRunner::load(".forgeflare/hooks.toml", RunnerOptions::new("."))?;
+//! let start = runner.fire(&Event::session_start("startup").with_session("s1")).await;
 //! let input = serde_json::json!({ "command": "rm -rf /" });
-//! let outcome = runner
-//!     .pre_tool_use(ToolCall { tool: "Bash", input: &input, tool_iterations: 1 })
-//!     .await;
-//! if let hookhost::GuardDecision::Block(block) = &outcome.decision {
+//! let call = ToolCall { tool: "Bash", input: &input, tool_iterations: 1 };
+//! let outcome = runner.fire(&Event::pre_tool_use(call)).await;
+//! if let Decision::Block(block) = &outcome.decision {
 //!     println!("{}", block.message()); // "blocked by ...: ..." or "hook failed: ..."
 //! }
+//! # let _ = start;
 //! # Ok(()) }
 //! ```
 

@@ -464,9 +464,53 @@ pub(crate) fn within_two_edits(a: &str, b: &str) -> bool {
     previous[b.len()] <= 2
 }
 
+/// The catalog as the README's "Events" table, so that the documentation cannot drift from
+/// what the runner does (a test compares them).
+pub fn markdown_table() -> String {
+    let mut out = String::from(
+        "| event | when | `matcher` compares | a hook may answer | a block means | a guard's failure |\n|---|---|---|---|---|---|\n",
+    );
+    for spec in BUILTIN.iter().chain(std::iter::once(&CUSTOM)) {
+        let name = if spec.is_custom() {
+            "any other name".to_string()
+        } else {
+            format!("`{}`", spec.name)
+        };
+        let matcher = match spec.match_on {
+            MatchOn::Tool => "the tool's name".to_string(),
+            MatchOn::Field(field) => format!("`{field}`"),
+            MatchOn::Nothing => "(always fires)".to_string(),
+        };
+        let mut answers = vec!["allow"];
+        answers.extend(spec.answers.names());
+        let failure = if spec.fail_closed {
+            "blocks (fail closed)"
+        } else {
+            "is logged (fail open)"
+        };
+        out.push_str(&format!(
+            "| {name} | {} | {matcher} | {} | {} | {failure} |\n",
+            spec.about,
+            answers.join(", "),
+            spec.block_means
+        ));
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_readme_table_is_the_catalog() {
+        let readme = include_str!("../../README.md");
+        let table = markdown_table();
+        assert!(
+            readme.contains(&table),
+            "README.md's Events table is out of date; replace it with:\n{table}"
+        );
+    }
 
     #[test]
     fn every_builtin_has_a_unique_name_and_documented_payload() {
