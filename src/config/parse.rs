@@ -242,7 +242,7 @@ fn unknown_key_message(key: &str) -> String {
         .map(|known| format!("; did you mean `{known}`?"))
         .unwrap_or_default();
     format!(
-        "unknown key `{}`{close} (a hook takes: {}; forgeflare ignores unknown keys, hookhost refuses them so that a typo never switches a hook off)",
+        "unknown key `{}`{close} (a hook takes: {}; forgeflare ignores unknown keys, hookhost refuses them so that a typo never switches a hook off: remove or rename it)",
         crate::text::name(key),
         HOOK_KEYS.join(", ")
     )
@@ -469,6 +469,16 @@ fn parse_timeout(hook: &HookTable<'_, '_>, sink: &mut Problems<'_>) -> Option<Op
     match parsed {
         Some(ms) if ms > 0 && ms <= i128::from(MAX_TIMEOUT_MS) => {
             Some(Some(Duration::from_millis(ms as u64)))
+        }
+        // forgeflare takes any u64; a longer budget switches nothing off, so it is capped with a
+        // warning rather than refused.
+        Some(ms) if ms > 0 && ms <= i128::from(u64::MAX) => {
+            sink.warn(
+                &value.span(),
+                hook.hook_ref(),
+                format!("`timeout_ms` = {ms} is capped at {MAX_TIMEOUT_MS} (an hour)"),
+            );
+            Some(Some(Duration::from_millis(MAX_TIMEOUT_MS)))
         }
         Some(ms) => {
             hook.problem(

@@ -200,3 +200,26 @@ fn quoted_file_text_cannot_forge_lines_or_repaint_the_terminal() {
     let problem = only_problem(&long_key);
     assert!(problem.len() < 2000, "a 1 MB key is cut in the message");
 }
+
+#[test]
+fn a_stop_hook_matcher_is_ignored_and_a_long_timeout_is_capped_not_refused() {
+    let text = "[[hooks]]\nevent = \"Stop\"\nmatch_tool = \"Bash\"\ncommand = \"x\"\ntimeout_ms = 7200000\n";
+    let config = parse(text).unwrap();
+    assert_eq!(
+        config.hooks[0].timeout,
+        Some(std::time::Duration::from_secs(3600))
+    );
+    let warnings = warnings(text);
+    assert!(
+        warnings
+            .iter()
+            .any(|w| w.contains("the matcher is ignored")),
+        "{warnings:?}"
+    );
+    assert!(
+        warnings
+            .iter()
+            .any(|w| w.contains("`timeout_ms` = 7200000 is capped at 3600000")),
+        "{warnings:?}"
+    );
+}

@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use super::{Inner, LoadedHook, background};
 use crate::config::OnFailure;
-use crate::event::{Answers, Event, EventSpec, Phase, ToolCall};
+use crate::event::{Answers, Event, EventSpec, MatchOn, Phase, ToolCall};
 use crate::outcome::{HookReport, Outcome};
 use crate::protocol::HookEvent;
 use crate::runtime::{EventCache, HookRequest};
@@ -25,9 +25,15 @@ pub(super) async fn run(
     let mut outcome = Outcome::new(event.name());
     let subject = event.matcher_subject(spec);
     let tool = event.tool_call().map(|call| call.tool);
+    // An event with nothing to match fires every hook it reaches (a matcher on it is ignored,
+    // as forgeflare ignores `match_tool` on Stop hooks, and Claude Code a matcher on Stop).
+    let matches = |hook: &LoadedHook| match spec.match_on {
+        MatchOn::Nothing => true,
+        _ => hook.matcher.matches(subject),
+    };
     let reached: Vec<&Arc<LoadedHook>> = hooks
         .iter()
-        .filter(|hook| hook.events.matches(event.name(), tool) && hook.matcher.matches(subject))
+        .filter(|hook| hook.events.matches(event.name(), tool) && matches(hook))
         .collect();
     if reached.is_empty() {
         return outcome;

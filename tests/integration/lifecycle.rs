@@ -663,3 +663,12 @@ async fn runner_options_env_reaches_command_hooks() {
     runner.fire(&Event::new("started")).await;
     assert_eq!(project.read("env.txt"), "sess_abc123\n");
 }
+
+#[tokio::test]
+async fn a_stop_hook_with_a_tool_matcher_still_fires() {
+    // forgeflare ignores `match_tool` on Stop hooks (there is no tool); so does hookhost.
+    let project = Project::new();
+    let runner = project.runner(&hook("Stop", "touch stopped", "match_tool = \"Bash\""));
+    runner.stop(hookhost::StopReason::EndTurn, 1, 1).await;
+    assert!(project.path("stopped").exists());
+}
