@@ -212,8 +212,8 @@ pub fn run() -> Result<ExitCode> {
     for (position, argument) in std::env::args_os().enumerate().skip(1) {
         if argument.to_str().is_none() {
             return Err(UsageError(format!(
-                "argument {position} ({}) is not valid UTF-8; hookhost takes UTF-8 arguments",
-                render::safe(&argument.to_string_lossy())
+                "argument {position} ({:?}) is not valid UTF-8; hookhost takes UTF-8 arguments",
+                argument.to_string_lossy()
             ))
             .into());
         }

@@ -36,6 +36,8 @@ use crate::matcher::{EventPattern, ToolMatcher};
 use crate::protocol::Protocol;
 use crate::protocol::exit_code::ExitCodes;
 
+/// The largest hooks.toml hookhost reads.
+pub const MAX_CONFIG_BYTES: u64 = 16 << 20;
 /// Default `timeout_ms` of most events' hooks (R2; every event's is in the event catalog).
 pub const DEFAULT_TIMEOUT_MS: u64 = 5000;
 /// Default `timeout_ms` of Stop hooks (R2).
@@ -92,12 +94,35 @@ impl Config {
     ///
     /// A missing file is an error here ([`ConfigError::Read`]); [`Config::load_optional`] is the
     /// variant for callers to whom "no file" means "no hooks".
+    ///
+    /// Only a regular file of at most [`MAX_CONFIG_BYTES`] is read: a FIFO would block the agent
+    /// until a writer came, and `/dev/zero` would never end.
     pub fn load(path: impl AsRef<Path>) -> Result<Config, ConfigError> {
+        use std::io::Read as _;
         let path = path.as_ref();
-        let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
+        let error = |source| ConfigError::Read {
             path: path.to_path_buf(),
             source,
-        })?;
+        };
+        let metadata = std::fs::metadata(path).map_err(error)?;
+        if !metadata.is_file() {
+            return Err(error(std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                "not a regular file",
+            )));
+        }
+        let mut bytes = Vec::new();
+        std::fs::File::open(path)
+            .and_then(|file| file.take(MAX_CONFIG_BYTES + 1).read_to_end(&mut bytes))
+            .map_err(error)?;
+        if bytes.len() as u64 > MAX_CONFIG_BYTES {
+            return Err(error(std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                format!("larger than {MAX_CONFIG_BYTES} bytes; a hooks.toml is a few kilobytes"),
+            )));
+        }
+        let text = String::from_utf8(bytes)
+            .map_err(|e| error(std::io::Error::new(std::io::ErrorKind::InvalidData, e)))?;
         Config::parse(&text, path)
     }
 

@@ -2,6 +2,7 @@
 
 mod bundle;
 mod cli;
+mod cli_input;
 mod command;
 mod contract;
 mod examples;

@@ -1,0 +1,213 @@
+//! The `hookhost` binary on bad input: typos are told from blocks, missing or special files
+//! are errors that say so, every read is bounded, nothing hangs.
+
+use std::os::unix::ffi::OsStrExt as _;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use crate::support::{Project, hook};
+
+/// Runs the binary with a watchdog: a command that hangs fails the test instead of CI.
+fn hookhost(project: &Project, args: &[&std::ffi::OsStr]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hookhost"))
+        .args(args)
+        .current_dir(project.root())
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if started.elapsed() > Duration::from_secs(60) {
+            child.kill().unwrap();
+            panic!("hookhost {args:?} hangs");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.wait_with_output().unwrap()
+}
+
+fn run(project: &Project, args: &[&str]) -> Output {
+    let args: Vec<&std::ffi::OsStr> = args.iter().map(std::ffi::OsStr::new).collect();
+    hookhost(project, &args)
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+fn blocking_project() -> Project {
+    let project = Project::new();
+    project.config(&hook(
+        "PreToolUse",
+        r#"echo '{"action":"block","reason":"no"}'"#,
+        "name = \"wall\"",
+    ));
+    project
+}
+
+#[test]
+fn a_typo_is_not_a_block() {
+    let project = blocking_project();
+    assert_eq!(
+        run(&project, &["fire", "PreToolUse"]).status.code(),
+        Some(2)
+    );
+    let cases: &[(&[&str], &str)] = &[
+        (&["fire", "PreToolUs"], "did you mean \"PreToolUse\"?"),
+        (&["fire", "preToolUse"], "did you mean \"PreToolUse\"?"),
+        (&["fire"], "which event?"),
+        (&["fire", "PreToolUse", "--no-such-flag"], "--no-such-flag"),
+        (&["frie", "PreToolUse"], "frie"),
+        (&["replay"], "SESSION"),
+    ];
+    for (args, expected) in cases {
+        let out = run(&project, args);
+        assert_eq!(out.status.code(), Some(64), "{args:?}: {}", stderr(&out));
+        assert!(
+            stderr(&out).contains(expected),
+            "{args:?}: {}",
+            stderr(&out)
+        );
+    }
+}
+
+#[test]
+fn a_non_utf8_argument_is_named() {
+    let project = blocking_project();
+    let bad = std::ffi::OsStr::from_bytes(b"Pre\xffToolUse");
+    let out = hookhost(&project, &[std::ffi::OsStr::new("fire"), bad]);
+    assert_eq!(out.status.code(), Some(64));
+    assert!(
+        stderr(&out).contains("argument 2 (\"Pre\u{fffd}ToolUse\") is not valid UTF-8"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn an_explicit_config_must_exist_and_be_a_regular_file() {
+    let project = blocking_project();
+    let out = run(
+        &project,
+        &["fire", "PreToolUse", "--config", "missing.toml"],
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "a typo in --config never means no guards"
+    );
+    assert!(
+        stderr(&out).contains("cannot read the configuration missing.toml"),
+        "{}",
+        stderr(&out)
+    );
+
+    let fifo = project.path("fifo.toml");
+    let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(made.success());
+    for (args, expected) in [
+        (
+            vec!["check", "--config", "fifo.toml"],
+            "is not a regular file (it is a FIFO)",
+        ),
+        (
+            vec!["fire", "PreToolUse", "--config", "fifo.toml"],
+            "is not a regular file (it is a FIFO)",
+        ),
+        (
+            vec!["fire", "PreToolUse", "--config", "/dev/zero"],
+            "is not a regular file (it is a device)",
+        ),
+    ] {
+        let out = run(&project, &args);
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        assert!(
+            stderr(&out).contains(expected),
+            "{args:?}: {}",
+            stderr(&out)
+        );
+    }
+    // The library refuses them too, so an agent loading such a file never blocks on it.
+    let error = hookhost::Config::load(&fifo).unwrap_err().to_string();
+    assert!(
+        error.starts_with("cannot read hook configuration"),
+        "{error}"
+    );
+}
+
+#[test]
+fn inputs_and_sessions_are_bounded_and_regular() {
+    let project = blocking_project();
+    let out = run(
+        &project,
+        &["fire", "PreToolUse", "--input-file", "/dev/zero"],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("the input file /dev/zero is not a regular file"),
+        "{}",
+        stderr(&out)
+    );
+    let out = run(&project, &["replay", "/dev/zero"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("the session /dev/zero is not a regular file"),
+        "{}",
+        stderr(&out)
+    );
+
+    let big = project.path("big.json");
+    let file = std::fs::File::create(&big).unwrap();
+    file.set_len(17 << 20).unwrap();
+    let out = run(
+        &project,
+        &["fire", "PreToolUse", "--input-file", "big.json"],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("is larger than 16777216 bytes"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn fire_shows_the_input_the_hooks_saw() {
+    let project = blocking_project();
+    std::fs::write(project.path("input.json"), r#"{"command":"make"}"#).unwrap();
+    let out = run(
+        &project,
+        &["fire", "PreToolUse", "--input-file", "input.json"],
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.starts_with(r#"PreToolUse tool=Bash input={"command":"make"}"#),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn replay_names_a_line_that_is_not_utf8_and_keep_going_skips_it() {
+    let project = blocking_project();
+    let mut session = b"{\"event\": \"SessionStart\", \"source\": \"startup\"}\n".to_vec();
+    session.extend_from_slice(b"{\"tool\": \"Bash\", \"input\": {\"command\": \"\xff\"}}\n");
+    session.extend_from_slice(b"{\"stop\": \"end_turn\"}\n");
+    std::fs::write(project.path("session.jsonl"), session).unwrap();
+    let out = run(&project, &["replay", "session.jsonl"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("session.jsonl:2: the line is not UTF-8 (invalid byte at offset"),
+        "{}",
+        stderr(&out)
+    );
+    let out = run(&project, &["replay", "session.jsonl", "--keep-going"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("0 tool calls, 1 stop, 1 other event"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("skipped 1 bad line"), "{stdout}");
+}
