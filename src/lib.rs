@@ -52,6 +52,7 @@
 //! # Ok(()) }
 //! ```
 
+pub mod approvals;
 pub mod bundle;
 pub mod config;
 pub mod convergence;
@@ -71,7 +72,7 @@ mod runner;
 mod runtime;
 mod text;
 
-pub use config::{Config, ConfigError, HookSpec, OnFailure};
+pub use config::{Config, ConfigError, HookSpec, Layer, OnFailure};
 pub use counters::{BlockCounters, MAX_CONSECUTIVE_BLOCKS, MAX_TOTAL_BLOCKS};
 pub use event::{Event, EventSpec, OwnedEvent, Phase, StopReason, ToolCall};
 pub use matcher::{EventPattern, ToolMatcher};
@@ -80,7 +81,7 @@ pub use outcome::{Block, Decision, HookReport, Notice, Outcome};
 pub use protocol::Protocol;
 #[cfg(feature = "wasm")]
 pub use runner::WasmInfo;
-pub use runner::{Flushed, HookRunner, RunnerOptions};
+pub use runner::{Flushed, HookRunner, Layers, RunnerOptions};
 pub use verdict::{Answer, HookFailure, Signal, Verdict};
 
 pub(crate) use runner::error_chain;

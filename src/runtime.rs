@@ -81,6 +81,9 @@ pub(crate) enum Runtime {
     #[cfg(feature = "wasm")]
     Wasm(WasmHook),
     Native(NativeHook),
+    /// A hook the user's `[projects]` policy does not let run, with why; it never runs, and
+    /// its guards block.
+    Held(String),
 }
 
 impl Runtime {
@@ -90,7 +93,19 @@ impl Runtime {
             #[cfg(feature = "wasm")]
             Runtime::Wasm(hook) => hook.call(request).await,
             Runtime::Native(hook) => hook.call(request).await,
+            Runtime::Held(reason) => HookResponse {
+                result: Err(HookFailure::NotAllowed {
+                    reason: reason.clone(),
+                }),
+                stderr: String::new(),
+                stderr_truncated: false,
+            },
         }
+    }
+
+    /// True for a hook the user's policy holds back.
+    pub(crate) fn is_held(&self) -> bool {
+        matches!(self, Runtime::Held(_))
     }
 
     /// "command", "wasm" or "native".
@@ -100,6 +115,7 @@ impl Runtime {
             #[cfg(feature = "wasm")]
             Runtime::Wasm(_) => "wasm",
             Runtime::Native(_) => "native",
+            Runtime::Held(_) => "held",
         }
     }
 }

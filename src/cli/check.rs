@@ -16,28 +16,45 @@ pub struct CheckArgs {
 }
 
 pub fn run(args: CheckArgs) -> Result<ExitCode> {
-    let path = args.config.config_path()?;
+    let layers = args.config.layers()?;
     let options = RunnerOptions::new(args.config.cwd()?);
-    let loaded = Config::load(&path).and_then(|config| {
-        let warnings = config.warnings.clone();
-        HookRunner::new(config, options).map(|runner| (warnings, runner))
-    });
-    let (warnings, runner) = match loaded {
-        Ok(loaded) => loaded,
+    // Each file's warnings, with its path; an invalid file is reported whole.
+    let mut warnings = Vec::new();
+    for path in [&layers.user, &layers.project, &layers.local]
+        .into_iter()
+        .flatten()
+    {
+        match Config::load(path) {
+            Ok(config) => warnings.extend(config.warnings.iter().map(|w| problem_line(path, w))),
+            Err(error @ ConfigError::Invalid { .. }) => {
+                eprintln!("{}", safe_multiline(&error.to_string()));
+                return Ok(ExitCode::from(super::EXIT_ERROR));
+            }
+            Err(error) => return Err(error).context("hookhost check failed"),
+        }
+    }
+    let runner = match HookRunner::load_layers(&layers, options) {
+        Ok(runner) => runner,
         Err(error @ ConfigError::Invalid { .. }) => {
             eprintln!("{}", safe_multiline(&error.to_string()));
             return Ok(ExitCode::from(super::EXIT_ERROR));
         }
         Err(error) => return Err(error).context("hookhost check failed"),
     };
+    let path = runner.config_path().to_path_buf();
 
     let wasm = runner.wasm_hooks();
+    let held = runner.held_hooks();
     let hooks: Vec<_> = runner.configured_hooks().collect();
+    let layered = hooks
+        .iter()
+        .any(|hook| hook.layer != hookhost::Layer::Project);
     let rows: Vec<Vec<String>> = hooks
         .iter()
-        .map(|hook| {
+        .enumerate()
+        .map(|(position, hook)| {
             let mut grants = access(&hook.source);
-            if let Some((_, info)) = wasm.iter().find(|(spec, _)| spec.index == hook.index) {
+            if let Some((_, info)) = wasm.iter().find(|(spec, _)| std::ptr::eq(*spec, *hook)) {
                 grants.push(format!("interface={}", info.interface));
                 grants.push(if info.signers.is_empty() {
                     "unsigned".to_string()
@@ -54,8 +71,11 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
             if !hook.enabled {
                 grants.push("DISABLED".into());
             }
-            vec![
-                format!("#{}", hook.index + 1),
+            if held.iter().any(|(spec, _)| std::ptr::eq(*spec, *hook)) {
+                grants.push("HELD by the user's [projects] policy".into());
+            }
+            let mut row = vec![
+                format!("#{}", position + 1),
                 safe(&hook.name),
                 format!(
                     "{}{}",
@@ -70,18 +90,32 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
                 } else {
                     grants.join(" ")
                 },
-            ]
+            ];
+            if layered {
+                row.push(hook.layer.as_str().to_string());
+            }
+            row
         })
         .collect();
-    print!(
-        "{}",
-        render::table(
-            &["#", "NAME", "EVENT", "MATCHER", "KIND", "TIMEOUT", "ACCESS"],
-            &rows
-        )
-    );
+    let mut header = vec!["#", "NAME", "EVENT", "MATCHER", "KIND", "TIMEOUT", "ACCESS"];
+    if layered {
+        header.push("FROM");
+    }
+    print!("{}", render::table(&header, &rows));
+    for (spec, reason) in &held {
+        println!(
+            "held: #{} {}: {}",
+            hooks
+                .iter()
+                .position(|h| std::ptr::eq(*h, *spec))
+                .unwrap_or(0)
+                + 1,
+            safe(&spec.name),
+            safe(reason)
+        );
+    }
     for warning in &warnings {
-        println!("warning: {}", problem_line(&path, warning));
+        println!("warning: {warning}");
     }
     let enabled = hooks.iter().filter(|h| h.enabled).count();
     println!(
@@ -100,7 +134,9 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
 }
 
 fn problem_line(path: &std::path::Path, problem: &ConfigProblem) -> String {
-    format!("{}:{}", path.display(), problem)
+    let path = path.display().to_string();
+    let path = render::safe(&path);
+    format!("{path}:{}", render::safe(&problem.to_string()))
 }
 
 /// The error's lines, each with control characters escaped (the library already quotes what

@@ -1,5 +1,6 @@
 //! Command-line interface: parse arguments, call the library, render the result.
 
+mod allow;
 mod bench;
 mod bundle;
 mod check;
@@ -92,6 +93,14 @@ enum Command {
                             Examples:\n  hookhost replay demo/session.jsonl --config demo/hooks.toml\n  \
                             hookhost replay recorded.jsonl --keep-going --json")]
     Replay(replay::ReplayArgs),
+    /// Approve this project's hooks as they are now (the user's `[projects] policy = "approve"`).
+    #[command(
+        after_help = "Prints every hook of the project's hooks.toml (and hooks.local.toml) and records the \
+                            files' SHA-256 in the user's approvals; a changed file needs approval again.\n\n\
+                            Examples:\n  hookhost allow\n  hookhost allow --config .forgeflare/hooks.toml\n  \
+                            hookhost allow --revoke"
+    )]
+    Allow(allow::AllowArgs),
     /// Create a hook crate on hook-sdk, ready to build for wasm32-wasip2.
     #[command(
         after_help = "Examples:\n  hookhost new no-force-push\n  hookhost new my-guard --sdk-path ../hookhost/hook-sdk"
@@ -152,32 +161,48 @@ impl ConfigArgs {
     /// The configuration file to use: `--config` (which must exist: a typo in an explicit
     /// path must not mean "no guards"), or the first default that exists.
     fn config_path(&self) -> Result<PathBuf> {
-        if let Some(path) = &self.config {
-            input::regular_file(path, "configuration")?;
-            return Ok(path.clone());
+        match self.project_config()? {
+            Some(path) => Ok(path),
+            None => bail!(
+                "no hook configuration found: looked for {} in {}; pass --config PATH",
+                DEFAULT_CONFIGS.join(" and "),
+                self.cwd()?.display()
+            ),
         }
-        let cwd = self.cwd()?;
-        for candidate in DEFAULT_CONFIGS {
-            let path = cwd.join(candidate);
-            if path.exists() {
-                return Ok(path);
-            }
-        }
-        bail!(
-            "no hook configuration found: looked for {} in {}; pass --config PATH",
-            DEFAULT_CONFIGS.join(" and "),
-            cwd.display()
-        )
     }
 
-    /// The runner for this configuration, with hook stderr kept for reports instead of
-    /// forwarded; an invalid configuration is an error listing every problem.
+    /// The project's configuration: `--config`, or the first default that exists.
+    fn project_config(&self) -> Result<Option<PathBuf>> {
+        if let Some(path) = &self.config {
+            input::regular_file(path, "configuration")?;
+            return Ok(Some(path.clone()));
+        }
+        let cwd = self.cwd()?;
+        Ok(DEFAULT_CONFIGS
+            .iter()
+            .map(|candidate| cwd.join(candidate))
+            .find(|path| path.exists()))
+    }
+
+    /// Every layer: the user's own hooks, the project's, its local override.
+    fn layers(&self) -> Result<hookhost::Layers> {
+        let layers = hookhost::Layers::for_project(self.project_config()?);
+        if layers.user.is_none() && layers.project.is_none() {
+            self.config_path()?;
+        }
+        Ok(layers)
+    }
+
+    /// The runner for these layers, with hook stderr kept for reports instead of forwarded;
+    /// an invalid configuration is an error listing every problem. The path returned names the
+    /// project's file (or the user's, without one).
     fn load_runner(&self, state_dir: Option<PathBuf>) -> Result<(PathBuf, hookhost::HookRunner)> {
-        let path = self.config_path()?;
+        let layers = self.layers()?;
         let mut options = hookhost::RunnerOptions::new(self.cwd()?);
         options.forward_stderr = false;
         options.state_dir = state_dir;
-        let runner = hookhost::HookRunner::load(&path, options)?;
+        let runner = hookhost::HookRunner::load_layers(&layers, options)?;
+        let path = runner.config_path().to_path_buf();
         Ok((path, runner))
     }
 
@@ -238,6 +263,7 @@ pub fn run() -> Result<ExitCode> {
         Command::Fire(args) => runtime.block_on(fire::run(args)),
         Command::Replay(args) => runtime.block_on(replay::run(args)),
         Command::New(args) => new::run(args),
+        Command::Allow(args) => allow::run(args),
         Command::Bench(args) => runtime.block_on(bench::run(args)),
         Command::Keygen(args) => bundle::keygen(args),
         Command::Sign(args) => bundle::sign(args),

@@ -22,6 +22,7 @@
 mod error;
 mod fields;
 mod parse;
+mod projects;
 mod source;
 mod trust;
 
@@ -30,6 +31,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 pub use error::{ConfigError, ConfigProblem, Location};
+pub use projects::{Ceiling, ProjectPolicy, ProjectsSpec};
 
 use crate::event::{EventSpec, Phase};
 use crate::matcher::{EventPattern, ToolMatcher};
@@ -56,6 +58,12 @@ pub struct Config {
     /// What is odd but switches nothing off (an unknown top-level table, a `phase` that has no
     /// effect): `hookhost check` shows these; loading goes on.
     pub warnings: Vec<ConfigProblem>,
+    /// `[projects]`: what the user allows projects' hooks (read only from the user's own file).
+    pub projects: Option<ProjectsSpec>,
+    /// `disable = [...]`: project hooks a local override turns off, by name.
+    pub disable: Vec<String>,
+    /// Where `disable` is in the file.
+    pub disable_at: Location,
 }
 
 /// The `[trust]` table.
@@ -149,6 +157,9 @@ impl Config {
                 hooks: parsed.hooks,
                 trust: parsed.trust,
                 warnings: parsed.warnings,
+                projects: parsed.projects,
+                disable: parsed.disable,
+                disable_at: parsed.disable_at,
             }),
             Err(problems) => Err(ConfigError::Invalid { path, problems }),
         }
@@ -161,6 +172,9 @@ impl Config {
             hooks: Vec::new(),
             trust: TrustSpec::default(),
             warnings: Vec::new(),
+            projects: None,
+            disable: Vec::new(),
+            disable_at: Location::default(),
         }
     }
 
@@ -191,11 +205,42 @@ pub fn toml_to_json(text: &str) -> Result<serde_json::Value, String> {
     )))
 }
 
+/// Which configuration a hook comes from, in the order they run: the user's own hooks first
+/// (a project cannot disable them), then the project's, its local override, and the hooks the
+/// agent registers at run time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum Layer {
+    /// `$XDG_CONFIG_HOME/hookhost/hooks.toml`: the user's.
+    User,
+    /// `.forgeflare/hooks.toml` or `hooks.toml`: the project's.
+    #[default]
+    Project,
+    /// `hooks.local.toml` beside the project's file: not committed, but in the repository's
+    /// directory, so treated as the project's under `[projects]` policies.
+    Local,
+    /// Registered by the agent ([`crate::HookRunner::register`]).
+    Runtime,
+}
+
+impl Layer {
+    /// `user`, `project`, `local`, `runtime`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Layer::User => "user",
+            Layer::Project => "project",
+            Layer::Local => "local",
+            Layer::Runtime => "runtime",
+        }
+    }
+}
+
 /// One `[[hooks]]` entry after validation.
 #[derive(Debug, Clone)]
 pub struct HookSpec {
     /// Position in the file, 0-based; messages show it 1-based.
     pub index: usize,
+    /// The configuration it comes from.
+    pub layer: Layer,
     /// How messages name the hook: `name`, or else the command (forgeflare's behaviour).
     pub name: String,
     /// The events it is declared for (`event`: a name, a list, a glob).

@@ -14,9 +14,10 @@ use toml::Spanned;
 use toml::de::{DeTable, DeValue};
 
 use super::fields::{HookTable, Problems, close_to};
+use super::projects::{ProjectsSpec, parse_disable, parse_projects};
 use super::source::parse_source;
 use super::trust::parse_trust;
-use super::{ConfigProblem, HookSpec, OnFailure, TrustSpec};
+use super::{ConfigProblem, HookSpec, Layer, Location, OnFailure, TrustSpec};
 use crate::event::{Answers, MatchOn, Phase, catalog};
 use crate::matcher::{EventPattern, ToolMatcher};
 use crate::text::quote;
@@ -53,6 +54,9 @@ const HOOK_KEYS: &[&str] = &[
 pub(super) struct Parsed {
     pub(super) hooks: Vec<HookSpec>,
     pub(super) trust: TrustSpec,
+    pub(super) projects: Option<ProjectsSpec>,
+    pub(super) disable: Vec<String>,
+    pub(super) disable_at: Location,
     pub(super) warnings: Vec<ConfigProblem>,
 }
 
@@ -76,9 +80,17 @@ pub(super) fn parse_file(text: &str) -> Result<Parsed, Vec<ConfigProblem>> {
 
     let mut hooks = Vec::new();
     let mut trust = TrustSpec::default();
+    let mut projects = None;
+    let mut disable = Vec::new();
+    let mut disable_at = Location::default();
     for (key, value) in doc.get_ref().iter() {
         match key.get_ref().as_ref() {
             "trust" => trust = parse_trust(value, &mut sink),
+            "projects" => projects = parse_projects(value, &mut sink),
+            "disable" => {
+                disable_at = sink.lines.locate(key.span().start);
+                disable = parse_disable(value, &mut sink);
+            }
             "hooks" => match value.get_ref() {
                 DeValue::Array(items) => {
                     for (index, item) in items.iter().enumerate() {
@@ -105,6 +117,9 @@ pub(super) fn parse_file(text: &str) -> Result<Parsed, Vec<ConfigProblem>> {
         Ok(Parsed {
             hooks,
             trust,
+            projects,
+            disable,
+            disable_at,
             warnings: sink.finish_warnings(),
         })
     } else {
@@ -145,7 +160,7 @@ fn unknown_top_level(
             span,
             None,
             format!(
-                "unknown top-level key `{}` is ignored (hooks.toml holds `[[hooks]]` tables and `[trust]`)",
+                "unknown top-level key `{}` is ignored (hooks.toml holds `[[hooks]]` tables, `[trust]`, and `[projects]` in the user's own file)",
                 crate::text::name(key)
             ),
         );
@@ -210,6 +225,7 @@ fn parse_hook(
     match (hook.name.clone(), events, timeout, source, matcher) {
         (Some(name), Some(events), Some(timeout), Some(source), Some(matcher)) => Some(HookSpec {
             index,
+            layer: Layer::Project,
             name,
             events,
             phase,

@@ -168,6 +168,8 @@ fn apply(
 fn fails_closed(hook: &LoadedHook, spec: &EventSpec) -> bool {
     spec.answers.allows(Answers::BLOCK)
         && match hook.on_failure {
+            // A guard the user's policy holds back blocks whatever its `on_failure` says.
+            _ if hook.runtime.is_held() => true,
             Some(OnFailure::Block) => true,
             Some(OnFailure::Allow) => false,
             None => spec.fail_closed,

@@ -13,15 +13,14 @@
 
 mod background;
 mod dispatch;
+mod layers;
 mod prepare;
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, RwLock};
 use std::time::Duration;
 
-use prepare::{WasmRuntime, prepare, trust_store};
-
-use crate::config::{Config, ConfigError, ConfigProblem, HookSpec, OnFailure};
+use crate::config::{Config, ConfigError, HookSpec, OnFailure};
 use crate::convergence::{
     ConvergenceError, ConvergenceStore, FinalState, Observation, timestamp_now,
 };
@@ -35,6 +34,7 @@ use crate::verdict::HookFailure;
 use crate::wasm::{CacheMode, CacheOutcome};
 
 pub use background::Flushed;
+pub use layers::Layers;
 
 /// What loading a wasm hook established.
 #[cfg(feature = "wasm")]
@@ -106,7 +106,8 @@ pub struct HookRunner {
 #[derive(Debug)]
 struct Inner {
     config_path: PathBuf,
-    /// The configuration's hooks, enabled or not, in declaration order.
+    /// The configuration's hooks, enabled or not, in layer and declaration order (a hook's
+    /// position here is its index in reports).
     configured: Vec<HookSpec>,
     /// Every hook that can run: the configured ones, then those registered at run time.
     hooks: RwLock<Arc<[Arc<LoadedHook>]>>,
@@ -135,10 +136,10 @@ struct LoadedHook {
 }
 
 impl LoadedHook {
-    fn configured(spec: &HookSpec, runtime: Runtime) -> LoadedHook {
+    fn configured(position: usize, spec: &HookSpec, runtime: Runtime) -> LoadedHook {
         LoadedHook {
             name: spec.name.clone(),
-            index: spec.index,
+            index: position,
             events: spec.events.clone(),
             matcher: spec.matcher.clone(),
             phase: spec.phase,
@@ -172,28 +173,13 @@ impl HookRunner {
     /// A runner for an already parsed configuration. Fails when a hook cannot be prepared
     /// (for example, its `cwd` does not exist, or its component does not load).
     pub fn new(config: Config, options: RunnerOptions) -> Result<HookRunner, ConfigError> {
-        let mut problems = Vec::new();
-        let mut hooks = Vec::new();
-        let base_dir = config.base_dir().to_path_buf();
-        let trust = trust_store(&config.trust, &base_dir, &mut problems);
-        let mut wasm = WasmRuntime::new(&config, &options, trust);
-        for spec in config.hooks {
-            match prepare(&spec, &options, &base_dir, &mut wasm) {
-                Ok(runtime) => hooks.push((spec, runtime)),
-                Err(message) => problems.push(ConfigProblem {
-                    location: spec.location,
-                    hook: Some((spec.index, Some(spec.name.clone()))),
-                    message,
-                }),
-            }
-        }
-        if !problems.is_empty() {
-            return Err(ConfigError::Invalid {
-                path: config.path,
-                problems,
-            });
-        }
-        Ok(HookRunner::build(config.path, hooks, None, &options))
+        let path = config.path.clone();
+        layers::build_layers(
+            vec![(crate::config::Layer::Project, config)],
+            None,
+            path,
+            options,
+        )
     }
 
     /// A runner that runs nothing and fails closed: every PreToolUse call is blocked with a
@@ -220,9 +206,9 @@ impl HookRunner {
             .unwrap_or_else(|| options.cwd.join(".forgeflare"));
         let mut configured = Vec::new();
         let mut loaded = Vec::new();
-        for (spec, runtime) in hooks {
+        for (position, (spec, runtime)) in hooks.into_iter().enumerate() {
             if spec.enabled {
-                loaded.push(Arc::new(LoadedHook::configured(&spec, runtime)));
+                loaded.push(Arc::new(LoadedHook::configured(position, &spec, runtime)));
             }
             configured.push(spec);
         }
@@ -283,11 +269,31 @@ impl HookRunner {
     #[cfg(feature = "wasm")]
     pub fn wasm_hooks(&self) -> Vec<(&HookSpec, WasmInfo)> {
         let hooks = self.snapshot();
-        self.hooks()
-            .filter_map(|spec| {
-                let hook = hooks.iter().find(|hook| hook.index == spec.index)?;
+        self.inner
+            .configured
+            .iter()
+            .enumerate()
+            .filter_map(|(position, spec)| {
+                let hook = hooks.iter().find(|hook| hook.index == position)?;
                 match &hook.runtime {
                     Runtime::Wasm(wasm) => Some((spec, wasm.info())),
+                    _ => None,
+                }
+            })
+            .collect()
+    }
+
+    /// The configured hooks the user's `[projects]` policy holds back, with why.
+    pub fn held_hooks(&self) -> Vec<(&HookSpec, String)> {
+        let hooks = self.snapshot();
+        self.inner
+            .configured
+            .iter()
+            .enumerate()
+            .filter_map(|(position, spec)| {
+                let hook = hooks.iter().find(|hook| hook.index == position)?;
+                match &hook.runtime {
+                    Runtime::Held(reason) => Some((spec, reason.clone())),
                     _ => None,
                 }
             })

@@ -17,19 +17,17 @@ pub(super) struct WasmRuntime {
     engine: Option<Arc<WasmEngine>>,
     fuel: bool,
     cache: CacheMode,
-    trust: TrustStore,
 }
 
 impl WasmRuntime {
-    pub(super) fn new(config: &Config, options: &RunnerOptions, trust: TrustStore) -> WasmRuntime {
-        let fuel = config.hooks.iter().any(
+    pub(super) fn new(configs: &[Config], options: &RunnerOptions) -> WasmRuntime {
+        let fuel = configs.iter().flat_map(|config| &config.hooks).any(
             |hook| matches!(&hook.source, HookSource::Wasm(wasm) if wasm.grants.fuel.is_some()),
         );
         WasmRuntime {
             engine: None,
             fuel,
             cache: options.cache.clone(),
-            trust,
         }
     }
 
@@ -51,6 +49,7 @@ pub(super) fn prepare(
     options: &RunnerOptions,
     base_dir: &Path,
     wasm: &mut WasmRuntime,
+    trust: &TrustStore,
 ) -> Result<Runtime, String> {
     match &spec.source {
         HookSource::Command(command) => {
@@ -78,7 +77,7 @@ pub(super) fn prepare(
                 &spec.events,
                 base_dir,
                 &options.cwd,
-                &wasm.trust,
+                trust,
             )
             .map(Runtime::Wasm)
         }
@@ -106,4 +105,74 @@ pub(super) fn trust_store(
         }
     }
     store
+}
+
+/// Checks a project's wasm hook against the user's ceiling (`policy = "sandboxed"`): every
+/// granted directory, resolved through symlinks, inside a ceiling directory of the project;
+/// only ceiling variables; no more memory. A project can never widen its own grants.
+pub(super) fn check_ceiling(
+    spec: &crate::config::WasmSpec,
+    project_dir: &Path,
+    ceiling: &crate::config::Ceiling,
+) -> Result<(), String> {
+    let canonical = |dir: &Path| -> Option<std::path::PathBuf> {
+        std::fs::canonicalize(project_dir.join(dir)).ok()
+    };
+    let within = |grant: &Path, allowed: &[std::path::PathBuf]| -> Result<(), String> {
+        let resolved = canonical(grant).ok_or_else(|| {
+            format!(
+                "grants {}, which does not exist in the project",
+                grant.display()
+            )
+        })?;
+        let inside = allowed
+            .iter()
+            .filter_map(|dir| canonical(dir))
+            .any(|dir| resolved.starts_with(dir));
+        if inside {
+            Ok(())
+        } else {
+            let which = if resolved == project_dir.join(grant) {
+                String::new()
+            } else {
+                format!(" (which is {})", resolved.display())
+            };
+            Err(format!(
+                "grants {}{which}, outside the user's ceiling for projects ({})",
+                grant.display(),
+                allowed
+                    .iter()
+                    .map(|p| p.display().to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ))
+        }
+    };
+    let readable: Vec<std::path::PathBuf> =
+        ceiling.read.iter().chain(&ceiling.write).cloned().collect();
+    for grant in &spec.grants.read {
+        within(grant, &readable).map_err(|e| format!("`read` {e}"))?;
+    }
+    for grant in &spec.grants.write {
+        within(grant, &ceiling.write).map_err(|e| format!("`write` {e}"))?;
+    }
+    for name in &spec.grants.env_inherit {
+        if !ceiling.env.contains(name) {
+            return Err(format!(
+                "`env` passes the host variable {name}, which the user's ceiling for projects does not allow (it allows: {})",
+                if ceiling.env.is_empty() {
+                    "none".to_string()
+                } else {
+                    ceiling.env.join(", ")
+                }
+            ));
+        }
+    }
+    if spec.grants.max_memory_mb > ceiling.max_memory_mb {
+        return Err(format!(
+            "`max_memory_mb` = {} is above the user's ceiling for projects ({})",
+            spec.grants.max_memory_mb, ceiling.max_memory_mb
+        ));
+    }
+    Ok(())
 }

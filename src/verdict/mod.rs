@@ -286,6 +286,12 @@ pub enum HookFailure {
         /// The trap, without a backtrace.
         message: String,
     },
+    /// The user's `[projects]` policy does not let this project hook run.
+    #[error("is not allowed to run: {reason}")]
+    NotAllowed {
+        /// Why, and what to do about it.
+        reason: String,
+    },
     /// An in-process hook panicked.
     #[error("panicked: {message}")]
     Panicked {

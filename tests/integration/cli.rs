@@ -9,6 +9,9 @@ fn hookhost(project: &Project, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_hookhost"))
         .args(args)
         .current_dir(project.root())
+        // Hermetic: no user configuration or approvals of whoever runs the tests.
+        .env("HOOKHOST_CONFIG_DIR", project.path(".no-user-config"))
+        .env("HOOKHOST_DATA_DIR", project.path(".no-user-data"))
         .output()
         .unwrap()
 }

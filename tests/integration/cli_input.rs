@@ -12,6 +12,8 @@ fn hookhost(project: &Project, args: &[&std::ffi::OsStr]) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_hookhost"))
         .args(args)
         .current_dir(project.root())
+        .env("HOOKHOST_CONFIG_DIR", project.path(".no-user-config"))
+        .env("HOOKHOST_DATA_DIR", project.path(".no-user-data"))
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

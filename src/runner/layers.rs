@@ -1,0 +1,271 @@
+//! Layered configuration: the user's own hooks, the project's, a local override, and (at run
+//! time) the agent's, in that order; and what the user allows the projects an agent opens.
+//!
+//! | layer | file | |
+//! |---|---|---|
+//! | user | `$HOOKHOST_CONFIG_DIR/hooks.toml`, else `$XDG_CONFIG_HOME/hookhost/hooks.toml`, else `~/.config/hookhost/hooks.toml` | always runs first; a project cannot disable it; only it may set `[projects]` |
+//! | project | `.forgeflare/hooks.toml`, else `hooks.toml`, in the agent's cwd | subject to `[projects]` |
+//! | local | `hooks.local.toml` beside the project's file | not committed; may `disable` project hooks by name; subject to `[projects]` like the project's (it sits in the repository's directory) |
+//! | runtime | `HookRunner::register` | after every configured hook |
+//!
+//! `[projects] policy` (the user's file): `allow` runs a project's hooks as configured;
+//! `approve` runs them only once the user approved that exact content (`hookhost allow`), and
+//! until then its guards block with a message saying how to approve, and its other hooks report
+//! a failure instead of running; `sandboxed` runs only its wasm hooks, whose grants must fit the
+//! user's ceiling, and its command hooks' guards block.
+
+use std::path::{Path, PathBuf};
+
+use super::prepare::{WasmRuntime, check_ceiling, prepare, trust_store};
+use super::{HookRunner, RunnerOptions};
+use crate::approvals::Approvals;
+use crate::config::{
+    Config, ConfigError, ConfigProblem, HookSource, HookSpec, Layer, ProjectPolicy, ProjectsSpec,
+};
+use crate::runtime::Runtime;
+
+/// The configuration files of one agent session, by layer.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Layers {
+    /// The user's own hooks.toml.
+    pub user: Option<PathBuf>,
+    /// The project's.
+    pub project: Option<PathBuf>,
+    /// The project's local override.
+    pub local: Option<PathBuf>,
+    /// Where approvals are recorded (default: [`Approvals::default_path`]).
+    pub approvals: Option<PathBuf>,
+}
+
+impl Layers {
+    /// The files an agent working in `cwd` uses: the user's, the project's (the first of
+    /// `.forgeflare/hooks.toml` and `hooks.toml` that exists) and its local override. Files
+    /// that do not exist are left out (no hooks from them).
+    pub fn discover(cwd: &Path) -> Layers {
+        let project = [".forgeflare/hooks.toml", "hooks.toml"]
+            .iter()
+            .map(|name| cwd.join(name))
+            .find(|path| path.exists());
+        Layers::for_project(project)
+    }
+
+    /// The user's file, `project` and its local override.
+    pub fn for_project(project: Option<PathBuf>) -> Layers {
+        let local = project
+            .as_ref()
+            .map(|path| path.with_file_name("hooks.local.toml"))
+            .filter(|path| path.exists());
+        Layers {
+            user: Layers::user_config().filter(|path| path.exists()),
+            project,
+            local,
+            approvals: Approvals::default_path(),
+        }
+    }
+
+    /// Where the user's own hooks.toml is.
+    pub fn user_config() -> Option<PathBuf> {
+        std::env::var_os("HOOKHOST_CONFIG_DIR")
+            .map(PathBuf::from)
+            .or_else(|| {
+                std::env::var_os("XDG_CONFIG_HOME").map(|dir| PathBuf::from(dir).join("hookhost"))
+            })
+            .or_else(|| {
+                std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".config/hookhost"))
+            })
+            .map(|dir| dir.join("hooks.toml"))
+    }
+}
+
+impl HookRunner {
+    /// Loads every layer of `layers` (missing files are no hooks) and applies the user's
+    /// `[projects]` policy. An invalid file is an error naming it.
+    pub fn load_layers(layers: &Layers, options: RunnerOptions) -> Result<HookRunner, ConfigError> {
+        let mut configs = Vec::new();
+        for (layer, path) in [
+            (Layer::User, &layers.user),
+            (Layer::Project, &layers.project),
+            (Layer::Local, &layers.local),
+        ] {
+            if let Some(path) = path
+                && let Some(mut config) = Config::load_optional(path)?
+            {
+                for hook in &mut config.hooks {
+                    hook.layer = layer;
+                }
+                configs.push((layer, config));
+            }
+        }
+        check_layer_keys(&configs)?;
+        let projects = configs
+            .iter()
+            .find(|(layer, _)| *layer == Layer::User)
+            .and_then(|(_, config)| config.projects.clone())
+            .unwrap_or_default();
+        let approvals = match (&layers.approvals, projects.policy) {
+            (Some(path), ProjectPolicy::Approve) => {
+                Approvals::load(path).map_err(|source| ConfigError::Read {
+                    path: path.clone(),
+                    source,
+                })?
+            }
+            _ => Approvals::default(),
+        };
+        let display_path = layers
+            .project
+            .clone()
+            .or_else(|| layers.user.clone())
+            .unwrap_or_else(|| options.cwd.join(".forgeflare/hooks.toml"));
+        let policy = Policy {
+            projects,
+            approvals,
+            project_dir: options.cwd.clone(),
+        };
+        build_layers(configs, Some(&policy), display_path, options)
+    }
+}
+
+/// What the user's `[projects]` says, with what it needs to decide.
+pub(super) struct Policy {
+    projects: ProjectsSpec,
+    approvals: Approvals,
+    project_dir: PathBuf,
+}
+
+impl Policy {
+    /// Why a project hook may not run as configured, if it may not.
+    fn holds(&self, spec: &HookSpec, file: &Path) -> Option<String> {
+        if matches!(spec.layer, Layer::User | Layer::Runtime) {
+            return None;
+        }
+        match self.projects.policy {
+            ProjectPolicy::Allow => None,
+            ProjectPolicy::Approve if self.approvals.is_approved(file) => None,
+            ProjectPolicy::Approve => Some(format!(
+                "the project's hooks in {} are not approved (the user's policy is \"approve\"); review the file, then run `hookhost allow --config {}`",
+                file.display(),
+                file.display()
+            )),
+            ProjectPolicy::Sandboxed => match &spec.source {
+                HookSource::Command(_) => Some(
+                    "is a command hook, and the user's policy runs only wasm hooks from projects (\"sandboxed\")"
+                        .to_string(),
+                ),
+                HookSource::Wasm(wasm) => check_ceiling(wasm, &self.project_dir, &self.projects.ceiling).err(),
+            },
+        }
+    }
+}
+
+/// `[projects]` only in the user's file, `disable` only in the local override (naming project
+/// hooks).
+fn check_layer_keys(configs: &[(Layer, Config)]) -> Result<(), ConfigError> {
+    for (layer, config) in configs {
+        let mut problems = Vec::new();
+        if let (Some(projects), false) = (&config.projects, *layer == Layer::User) {
+            problems.push(ConfigProblem {
+                location: projects.location,
+                hook: None,
+                message: "only the user's own configuration can set [projects]; a project cannot choose its own policy".to_string(),
+            });
+        }
+        if !config.disable.is_empty() && *layer != Layer::Local {
+            problems.push(ConfigProblem {
+                location: config.disable_at,
+                hook: None,
+                message: "`disable` belongs in hooks.local.toml, the project's local override"
+                    .to_string(),
+            });
+        }
+        for name in &config.disable {
+            let project_hook = |layer: Layer| {
+                configs
+                    .iter()
+                    .filter(|(l, _)| *l == layer)
+                    .flat_map(|(_, c)| &c.hooks)
+                    .any(|hook| &hook.name == name)
+            };
+            if !project_hook(Layer::Project) {
+                problems.push(ConfigProblem {
+                    location: config.disable_at,
+                    hook: None,
+                    message: if project_hook(Layer::User) {
+                        format!("`disable` names {}, a hook of the user's own configuration, which a project cannot disable", crate::text::quote(name))
+                    } else {
+                        format!("`disable` names {}, which is not a hook of the project", crate::text::quote(name))
+                    },
+                });
+            }
+        }
+        if !problems.is_empty() {
+            return Err(ConfigError::Invalid {
+                path: config.path.clone(),
+                problems,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Prepares every hook of every layer, in layer order, under `policy`.
+pub(super) fn build_layers(
+    mut configs: Vec<(Layer, Config)>,
+    policy: Option<&Policy>,
+    display_path: PathBuf,
+    options: RunnerOptions,
+) -> Result<HookRunner, ConfigError> {
+    let disabled: Vec<String> = configs
+        .iter()
+        .filter(|(layer, _)| *layer == Layer::Local)
+        .flat_map(|(_, config)| config.disable.clone())
+        .collect();
+    for (layer, config) in &mut configs {
+        if *layer == Layer::Project {
+            for hook in &mut config.hooks {
+                if disabled.contains(&hook.name) {
+                    hook.enabled = false;
+                }
+            }
+        }
+    }
+    let user_trust = configs
+        .iter()
+        .find(|(layer, _)| *layer == Layer::User)
+        .map(|(_, config)| config.trust.clone());
+    let all: Vec<Config> = configs.iter().map(|(_, config)| config.clone()).collect();
+    let mut wasm = WasmRuntime::new(&all, &options);
+    let mut hooks = Vec::new();
+    for (layer, config) in configs {
+        let mut problems = Vec::new();
+        let base_dir = config.base_dir().to_path_buf();
+        // The user's keys and requirement hold for every layer; a project's own keys add to
+        // them for its hooks only.
+        let mut trust_spec = config.trust.clone();
+        if let (Some(user), false) = (&user_trust, layer == Layer::User) {
+            trust_spec.keys.extend(user.keys.iter().cloned());
+            trust_spec.require_signed |= user.require_signed;
+        }
+        let trust = trust_store(&trust_spec, &base_dir, &mut problems);
+        for spec in config.hooks {
+            if let Some(reason) = policy.and_then(|policy| policy.holds(&spec, &config.path)) {
+                hooks.push((spec, Runtime::Held(reason)));
+                continue;
+            }
+            match prepare(&spec, &options, &base_dir, &mut wasm, &trust) {
+                Ok(runtime) => hooks.push((spec, runtime)),
+                Err(message) => problems.push(ConfigProblem {
+                    location: spec.location,
+                    hook: Some((spec.index, Some(spec.name.clone()))),
+                    message,
+                }),
+            }
+        }
+        if !problems.is_empty() {
+            return Err(ConfigError::Invalid {
+                path: config.path,
+                problems,
+            });
+        }
+    }
+    Ok(HookRunner::build(display_path, hooks, None, &options))
+}
