@@ -50,6 +50,7 @@ pub mod convergence;
 pub mod counters;
 pub mod event;
 pub mod forgeflare;
+pub mod oci;
 pub mod outcome;
 pub mod verdict;
 pub mod wasm;

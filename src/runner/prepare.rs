@@ -70,7 +70,9 @@ pub(super) fn prepare(
         }
         HookSource::Wasm(spec) => {
             let engine = wasm.engine()?;
-            WasmHook::load(&engine, spec, base_dir, &options.cwd, &wasm.trust).map(Runtime::Wasm)
+            // An `oci://` reference loads from the store file hooks.lock pins (no network).
+            let spec = crate::oci::locked_wasm_spec(spec, base_dir)?;
+            WasmHook::load(&engine, &spec, base_dir, &options.cwd, &wasm.trust).map(Runtime::Wasm)
         }
     }
 }
