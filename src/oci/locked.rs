@@ -154,8 +154,10 @@ mod tests {
     #[test]
     fn each_reason_a_reference_cannot_load_names_its_fix() {
         let m = Digest::of(b"manifest");
+        // name, locked reference, store file content, expected message
+        type Case<'a> = (&'a str, Option<&'a str>, Option<&'a [u8]>, &'a str);
         #[rustfmt::skip]
-        let cases: &[(&str, Option<&str>, Option<&[u8]>, &str)] = &[
+        let cases: &[Case<'_>] = &[
             ("no lock file",  None,                                 None, "oci://r.io/team/guard:1.0.0 is not locked: there is no "),
             ("no entry",      Some("oci://r.io/team/other:1.0.0"),  None, "has no entry for it; run `hookhost lock` to resolve it"),
             ("stale tag",     Some("oci://r.io/team/guard:0.9.0"),  None, &format!("is stale: it pins oci://r.io/team/guard:0.9.0 ({m}), but hooks.toml asks for oci://r.io/team/guard:1.0.0; run `hookhost lock` to update it")),

@@ -308,9 +308,18 @@ mod tests {
     fn valid_references_parse_and_print_canonically() {
         let digest = format!("oci://ghcr.io/team/guard@{D}");
         let both = format!("oci://ghcr.io/team/guard:1.2.0@{D}");
+        // name, input, registry, repository, tag, loopback, canonical
+        type Case<'a> = (
+            &'a str,
+            &'a str,
+            &'a str,
+            &'a str,
+            Option<&'a str>,
+            bool,
+            &'a str,
+        );
         #[rustfmt::skip]
-        let cases: &[(&str, &str, &str, &str, Option<&str>, bool, &str)] = &[
-            // name,            input,                                    registry,          repository,      tag,           loopback, canonical
+        let cases: &[Case<'_>] = &[
             ("tag",             "oci://registry.example/team/guard:1.2.0", "registry.example", "team/guard",  Some("1.2.0"), false, "oci://registry.example/team/guard:1.2.0"),
             ("no scheme",       "registry.example/team/guard:1.2.0",       "registry.example", "team/guard",  Some("1.2.0"), false, "oci://registry.example/team/guard:1.2.0"),
             ("port",            "oci://127.0.0.1:5000/guard:v1",           "127.0.0.1:5000",   "guard",       Some("v1"),    true,  "oci://127.0.0.1:5000/guard:v1"),

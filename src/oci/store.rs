@@ -247,7 +247,7 @@ impl BlobWriter {
 
 /// Writes `bytes` to `path` through a synced temp file in the same directory and a rename, so
 /// that readers see the old file or the new one, never a mix.
-pub(crate) fn write_file_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+pub fn write_file_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let dir = match path.parent() {
         Some(dir) if !dir.as_os_str().is_empty() => dir,
         _ => Path::new("."),

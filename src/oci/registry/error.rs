@@ -18,7 +18,7 @@ pub enum RegistryError {
         /// `host[:port]`.
         registry: String,
         /// What was asked for.
-        reference: OciReference,
+        reference: String,
         /// A hint about HTTP and HTTPS, where it may be the cause.
         hint: &'static str,
         /// What the connection said.
@@ -35,7 +35,7 @@ pub enum RegistryError {
         /// `host[:port]`.
         registry: String,
         /// What was asked for.
-        reference: OciReference,
+        reference: String,
         /// "401 Unauthorized" or "403 Forbidden".
         status: &'static str,
         /// Which credentials were sent, for example "with credentials from ~/.docker/config.json".
@@ -50,7 +50,7 @@ pub enum RegistryError {
         /// `host[:port]`.
         registry: String,
         /// What was asked for.
-        reference: OciReference,
+        reference: String,
         /// "manifest" or "wasm layer".
         what: &'static str,
     },
@@ -63,7 +63,7 @@ pub enum RegistryError {
         /// `host[:port]`.
         registry: String,
         /// What was asked for.
-        reference: OciReference,
+        reference: String,
         /// The HTTP status, like "500".
         status: u16,
         /// The registry's message, prefixed with ": ", or empty.
@@ -75,7 +75,7 @@ pub enum RegistryError {
         /// `host[:port]`.
         registry: String,
         /// What was asked for.
-        reference: OciReference,
+        reference: String,
         /// What the registry said.
         message: String,
     },
@@ -86,7 +86,7 @@ pub enum RegistryError {
     )]
     DigestMismatch {
         /// What was asked for.
-        reference: OciReference,
+        reference: String,
         /// "manifest" or "wasm layer".
         what: &'static str,
         /// The digest asked for.
@@ -103,7 +103,7 @@ pub enum RegistryError {
         /// `host[:port]`.
         registry: String,
         /// What was asked for.
-        reference: OciReference,
+        reference: String,
         /// Bytes received.
         received: u64,
         /// Bytes announced.
@@ -114,7 +114,7 @@ pub enum RegistryError {
     #[error("{reference} is not a hookhost bundle: {reason}")]
     NotABundle {
         /// What was asked for.
-        reference: OciReference,
+        reference: String,
         /// What about its manifest or layer is wrong.
         reason: String,
     },
@@ -124,7 +124,7 @@ pub enum RegistryError {
         /// `host[:port]`.
         registry: String,
         /// What was asked for.
-        reference: OciReference,
+        reference: String,
         /// The client's error.
         #[source]
         source: OciDistributionError,
@@ -141,7 +141,7 @@ pub enum RegistryError {
     #[error("cannot store {reference}")]
     Store {
         /// What was being stored.
-        reference: OciReference,
+        reference: String,
         /// The store's error.
         #[source]
         source: StoreError,
@@ -161,8 +161,8 @@ pub(super) struct Attempt<'a> {
 impl Attempt<'_> {
     /// The error a user should see for a client error.
     pub(super) fn classify(&self, error: OciDistributionError) -> RegistryError {
-        let reference = self.reference.clone();
-        let registry = reference.registry().to_string();
+        let reference = self.reference.to_string();
+        let registry = self.reference.registry().to_string();
         let unauthorized = |status| RegistryError::Unauthorized {
             registry: registry.clone(),
             reference: reference.clone(),
@@ -271,7 +271,7 @@ impl Attempt<'_> {
     /// A digest mismatch found by our own hashing.
     pub(super) fn mismatch(&self, expected: &Digest, actual: &Digest) -> RegistryError {
         RegistryError::DigestMismatch {
-            reference: self.reference.clone(),
+            reference: self.reference.to_string(),
             what: self.what,
             expected: expected.to_string(),
             actual: actual.to_string(),

@@ -161,7 +161,7 @@ impl RegistryClient {
         annotations: BTreeMap<String, String>,
     ) -> Result<Resolved, RegistryError> {
         let not_a_bundle = |reason: String| RegistryError::NotABundle {
-            reference: reference.clone(),
+            reference: reference.to_string(),
             reason,
         };
         if reference.tag().is_none() || reference.digest().is_some() {
@@ -214,7 +214,7 @@ impl RegistryClient {
             .await
             .map_err(|e| attempt.classify(e))?;
         let not_a_bundle = |reason: String| RegistryError::NotABundle {
-            reference: reference.clone(),
+            reference: reference.to_string(),
             reason,
         };
         let manifest_digest = digest
@@ -243,7 +243,7 @@ impl RegistryClient {
         store: &Store,
     ) -> Result<Fetched, RegistryError> {
         let stored = |source: StoreError| RegistryError::Store {
-            reference: reference.clone(),
+            reference: reference.to_string(),
             source,
         };
         if let BlobState::Present(path) = store.check(wasm).map_err(stored)? {
@@ -269,7 +269,7 @@ impl RegistryClient {
         let mut writer = store.writer(wasm).map_err(stored)?;
         let truncated = |received| RegistryError::Truncated {
             registry: reference.registry().to_string(),
-            reference: reference.clone(),
+            reference: reference.to_string(),
             received,
             expected: size,
         };
@@ -294,7 +294,7 @@ impl RegistryClient {
         }
         if let Some(reason) = not_a_component(writer.head()) {
             return Err(RegistryError::NotABundle {
-                reference: reference.clone(),
+                reference: reference.to_string(),
                 reason,
             });
         }
