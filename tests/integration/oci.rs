@@ -3,6 +3,7 @@
 //! one message per failure. Without the registry or skopeo installed these tests fail, saying
 //! what to install.
 
+mod failures;
 mod registry;
 
 use std::path::{Path, PathBuf};
@@ -10,9 +11,9 @@ use std::process::{Command, Output};
 
 use hookhost::oci::{Digest, LockFile};
 use hookhost::{GuardDecision, HookRunner, ToolCall};
-use registry::{Fault, FaultProxy, PASSWORD, Registry, USER, files_under, skopeo};
+use registry::{Registry, files_under, skopeo};
 
-use crate::support::{Project, build_fixture, test_cache};
+use crate::support::{Project, build_fixture, run_child_with, test_cache};
 
 /// A project, a private store and a private home (so no real credentials or caches are used),
 /// and the `hookhost` binary run in them.
@@ -98,22 +99,6 @@ fn digest_of(path: &Path) -> Digest {
     Digest::of(&std::fs::read(path).unwrap())
 }
 
-/// Runs one test of this binary in a child process with `env` added, and returns its output.
-fn run_child(test: &str, env: &[(&str, &Path)]) -> String {
-    let out = Command::new(std::env::current_exe().unwrap())
-        .args(["--exact", test, "--nocapture", "--test-threads=1"])
-        .envs(env.iter().map(|(k, v)| (*k, v.as_os_str())))
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-    assert!(
-        out.status.success(),
-        "{test} failed:\n{stdout}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    stdout
-}
-
 #[test]
 fn a_pushed_bundle_is_locked_pulled_and_run_offline() {
     let registry = Registry::start(false);
@@ -180,11 +165,14 @@ fn a_pushed_bundle_is_locked_pulled_and_run_offline() {
         )),
         "{fired}"
     );
-    let stdout = run_child(
+    let stdout = run_child_with(
         "oci::locked_bundle_runs_through_hook_runner_child",
         &[
-            ("HOOKHOST_OCI_CHILD_PROJECT", team.project.root()),
-            ("HOOKHOST_STORE_DIR", team.store.path()),
+            (
+                "HOOKHOST_OCI_CHILD_PROJECT",
+                team.project.root().as_os_str(),
+            ),
+            ("HOOKHOST_STORE_DIR", team.store.path().as_os_str()),
         ],
     );
     assert!(stdout.contains("blocked by oci://"), "{stdout}");
@@ -444,254 +432,6 @@ fn the_lock_holds_pins_until_updated_and_rolls_back() {
     );
     assert_eq!(team.lock().bundles[0].wasm, digest_of(&old));
     team.ok(&["check"]);
-}
-
-/// Pushes `layers` with `config_media_type` through skopeo (hookhost refuses to push such
-/// things), to see what pulling them says.
-fn push_artifact(
-    registry: &Registry,
-    repository: &str,
-    config_media_type: &str,
-    layers: &[(&str, &[u8])],
-) {
-    let dir = tempfile::tempdir().unwrap();
-    let blob = |bytes: &[u8]| {
-        let digest = Digest::of(bytes);
-        std::fs::write(dir.path().join(digest.hex()), bytes).unwrap();
-        serde_json::json!({ "digest": digest.to_string(), "size": bytes.len() })
-    };
-    let mut config = blob(b"{}");
-    config["mediaType"] = config_media_type.into();
-    let layers: Vec<_> = layers
-        .iter()
-        .map(|(media_type, bytes)| {
-            let mut layer = blob(bytes);
-            layer["mediaType"] = (*media_type).into();
-            layer
-        })
-        .collect();
-    let manifest = serde_json::json!({
-        "schemaVersion": 2,
-        "mediaType": "application/vnd.oci.image.manifest.v1+json",
-        "config": config,
-        "layers": layers,
-    });
-    std::fs::write(dir.path().join("manifest.json"), manifest.to_string()).unwrap();
-    std::fs::write(
-        dir.path().join("version"),
-        "Directory Transport Version: 1.1\n",
-    )
-    .unwrap();
-    let out = Command::new(skopeo())
-        .args(["copy", "--dest-tls-verify=false"])
-        .arg(format!("dir:{}", dir.path().display()))
-        .arg(registry.docker(repository))
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
-
-#[test]
-fn registry_failures_each_have_their_own_message_and_store_nothing() {
-    let registry = Registry::start(false);
-    let publisher = Team::new();
-    let guard = build_fixture("destructive-guard");
-    let wasm = digest_of(&guard);
-    publisher.ok(&[
-        "push",
-        guard.to_str().unwrap(),
-        &registry.reference("team/guard:1.0.0"),
-    ]);
-    let core_module = wat::parse_str("(module)").unwrap();
-    push_artifact(
-        &registry,
-        "team/image:1",
-        "application/vnd.oci.image.config.v1+json",
-        &[("application/vnd.oci.image.layer.v1.tar", b"not a tar")],
-    );
-    push_artifact(
-        &registry,
-        "team/module:1",
-        "application/vnd.wasm.config.v0+json",
-        &[("application/wasm", &core_module)],
-    );
-    push_artifact(
-        &registry,
-        "team/two:1",
-        "application/vnd.wasm.config.v0+json",
-        &[
-            ("application/wasm", &core_module),
-            ("application/wasm", b"\0asm"),
-        ],
-    );
-    let closed_port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-
-    let proxy = |fault, marker: &str| FaultProxy::start(registry.port, marker, fault);
-    let blob_path = format!("/blobs/{wasm}");
-    let server_error = proxy(Fault::ServerError, "/manifests/");
-    let cut = proxy(Fault::CutBody, &blob_path);
-    let flipped = proxy(Fault::FlipByte, &blob_path);
-    let size = std::fs::metadata(&guard).unwrap().len();
-
-    #[rustfmt::skip]
-    let cases: Vec<(&str, String, String)> = vec![
-        ("unreachable", format!("oci://127.0.0.1:{closed_port}/team/guard:1.0.0"),
-            format!("cannot reach registry 127.0.0.1:{closed_port} (for oci://127.0.0.1:{closed_port}/team/guard:1.0.0): check the address and the network")),
-        ("404", registry.reference("team/guard:9.9.9"),
-            format!("{} does not exist: registry 127.0.0.1:{} answered 404 Not Found for its manifest", registry.reference("team/guard:9.9.9"), registry.port)),
-        ("500", server_error.reference("team/guard:1.0.0"),
-            format!("registry 127.0.0.1:{} failed with 500 for {}: storage backend unavailable: the registry has a problem", server_error.port, server_error.reference("team/guard:1.0.0"))),
-        ("truncated", cut.reference("team/guard:1.0.0"),
-            format!("the download of {} stopped after {} of {size} bytes", cut.reference("team/guard:1.0.0"), size / 2)),
-        ("digest mismatch", flipped.reference("team/guard:1.0.0"),
-            format!("the wasm layer of {} has digest sha256:", flipped.reference("team/guard:1.0.0"))),
-        ("container image", registry.reference("team/image:1"),
-            "is not a hookhost bundle: its config media type is application/vnd.oci.image.config.v1+json, not application/vnd.wasm.config.v0+json".to_string()),
-        ("two layers", registry.reference("team/two:1"),
-            "is not a hookhost bundle: it has 2 layers; a bundle has exactly one application/wasm layer".to_string()),
-        ("core module", registry.reference("team/module:1"),
-            "is not a hookhost bundle: its wasm layer is a core WebAssembly module, not a component".to_string()),
-    ];
-    for (name, reference, expected) in &cases {
-        let team = Team::new();
-        let message = team.fails(&["pull", reference]);
-        assert!(message.contains(expected.as_str()), "{name}: {message}");
-        assert_eq!(
-            team.stored_files(),
-            Vec::<PathBuf>::new(),
-            "{name}: the store stays empty"
-        );
-    }
-    let mismatch = publisher.fails(&["pull", &flipped.reference("team/guard:1.0.0")]);
-    assert!(
-        mismatch.contains(&format!("not the expected {wasm}")),
-        "{mismatch}"
-    );
-    assert!(mismatch.contains("nothing was stored"), "{mismatch}");
-
-    // hookhost refuses to publish what it could not load.
-    let module = publisher.project.path("module.wasm");
-    std::fs::write(&module, &core_module).unwrap();
-    let refused = publisher.fails(&[
-        "push",
-        module.to_str().unwrap(),
-        &registry.reference("team/module:2"),
-    ]);
-    assert!(
-        refused.contains("is not a hookhost bundle: module.wasm is a core WebAssembly module"),
-        "{refused}"
-    );
-}
-
-#[test]
-fn credentials_come_from_the_environment_and_docker_and_podman_files() {
-    let registry = Registry::start(true);
-    let team = Team::new();
-    let guard = build_fixture("destructive-guard");
-    let guard = guard.to_str().unwrap();
-    let reference = registry.reference("team/guard:1.0.0");
-    let registry_name = format!("127.0.0.1:{}", registry.port);
-
-    let anonymous = team.fails(&["push", guard, &reference]);
-    assert!(
-        anonymous.contains(&format!(
-            "registry {registry_name} refused access to {reference} (401 Unauthorized) without \
-             credentials: log in with `docker login {registry_name}`"
-        )),
-        "{anonymous}"
-    );
-    let wrong = team.expect(
-        1,
-        &["pull", &reference],
-        &[
-            ("HOOKHOST_REGISTRY_USERNAME", USER),
-            ("HOOKHOST_REGISTRY_PASSWORD", "wrong"),
-        ],
-    );
-    assert!(
-        wrong.contains("(401 Unauthorized) with credentials from $HOOKHOST_REGISTRY_USERNAME"),
-        "{wrong}"
-    );
-    let half = team.expect(
-        1,
-        &["pull", &reference],
-        &[("HOOKHOST_REGISTRY_USERNAME", USER)],
-    );
-    assert!(
-        half.contains(
-            "set both HOOKHOST_REGISTRY_USERNAME and HOOKHOST_REGISTRY_PASSWORD, or neither"
-        ),
-        "{half}"
-    );
-
-    team.expect(
-        0,
-        &["push", guard, &reference],
-        &[
-            ("HOOKHOST_REGISTRY_USERNAME", USER),
-            ("HOOKHOST_REGISTRY_PASSWORD", PASSWORD),
-        ],
-    );
-
-    // `docker login` and `podman login` store base64 user:password under `auths`.
-    let auth = base64_encode(format!("{USER}:{PASSWORD}").as_bytes());
-    let auths = format!("{{\"auths\": {{\"{registry_name}\": {{\"auth\": \"{auth}\"}}}}}}");
-    std::fs::create_dir_all(team.home.path().join(".docker")).unwrap();
-    std::fs::write(team.home.path().join(".docker/config.json"), &auths).unwrap();
-    team.ok(&["pull", &reference]);
-    std::fs::remove_file(team.home.path().join(".docker/config.json")).unwrap();
-
-    let runtime_dir = tempfile::tempdir().unwrap();
-    std::fs::create_dir_all(runtime_dir.path().join("containers")).unwrap();
-    std::fs::write(runtime_dir.path().join("containers/auth.json"), &auths).unwrap();
-    std::fs::remove_dir_all(team.store.path()).unwrap();
-    team.expect(
-        0,
-        &["pull", &reference],
-        &[("XDG_RUNTIME_DIR", runtime_dir.path().to_str().unwrap())],
-    );
-
-    std::fs::write(
-        runtime_dir.path().join("containers/auth.json"),
-        "{ not json",
-    )
-    .unwrap();
-    let broken = team.expect(
-        1,
-        &["pull", &reference],
-        &[("XDG_RUNTIME_DIR", runtime_dir.path().to_str().unwrap())],
-    );
-    assert!(
-        broken.contains("containers/auth.json is not a valid credentials file (JSON)"),
-        "{broken}"
-    );
-}
-
-fn base64_encode(bytes: &[u8]) -> String {
-    const TABLE: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut out = String::new();
-    for chunk in bytes.chunks(3) {
-        let n = chunk
-            .iter()
-            .enumerate()
-            .fold(0u32, |n, (i, b)| n | u32::from(*b) << (16 - 8 * i));
-        for i in 0..4 {
-            if i <= chunk.len() {
-                out.push(TABLE[(n >> (18 - 6 * i) & 63) as usize] as char);
-            } else {
-                out.push('=');
-            }
-        }
-    }
-    out
 }
 
 #[test]

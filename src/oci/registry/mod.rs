@@ -1,7 +1,7 @@
 //! The registry client behind `hookhost push`, `pull` and `lock` (cargo feature `oci`): the
-//! `oci-client` crate for the distribution protocol, credentials from docker and podman
-//! files ([`auth`](self) module docs), HTTPS everywhere except loopback registries or with
-//! `plain_http`.
+//! `oci-client` crate for the distribution protocol, credentials from the environment and from
+//! podman's and docker's files (in that order; see [`USERNAME_ENV`]), HTTPS everywhere except
+//! for loopback registries or with `plain_http`.
 //!
 //! Downloads stream into the [`Store`] through a digest-checked temp file, so a cut or wrong
 //! download never leaves a blob behind.
