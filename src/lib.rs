@@ -60,6 +60,7 @@ pub mod counters;
 pub mod event;
 pub mod forgeflare;
 pub mod matcher;
+pub mod oci;
 pub mod outcome;
 pub mod verdict;
 #[cfg(feature = "wasm")]

@@ -8,6 +8,8 @@ mod event;
 mod fire;
 mod input;
 mod new;
+#[cfg(feature = "oci")]
+mod oci;
 mod render;
 mod replay;
 
@@ -49,7 +51,9 @@ const DEFAULT_CONFIGS: [&str; 2] = [".forgeflare/hooks.toml", "hooks.toml"];
         hookhost fire Stop --reason end_turn --json\n  \
         hookhost replay session.jsonl\n  \
         hookhost new my-guard\n  \
-        hookhost bench -n 1000"
+        hookhost bench -n 1000\n  \
+        hookhost push guard.wasm ghcr.io/acme/destructive-guard:1.2.0\n  \
+        hookhost lock"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -144,6 +148,40 @@ enum Command {
                             hookhost inspect guard.wasm --extract out && minisign -Vm out/payload.wasm -x out/signature-1.minisig -p team.pub"
     )]
     Inspect(bundle::InspectArgs),
+    /// Publish a bundle to an OCI registry, as a CNCF Wasm artifact.
+    #[cfg(feature = "oci")]
+    #[command(
+        after_help = "Credentials come from $HOOKHOST_REGISTRY_USERNAME and $HOOKHOST_REGISTRY_PASSWORD, \
+                            else podman's auth.json, else docker's config.json (`docker login` and `podman login` \
+                            write them). HTTPS, except for registries on localhost.\n\n\
+                            Exit status: 0 pushed, 1 error.\n\n\
+                            Examples:\n  hookhost push guard.wasm ghcr.io/acme/destructive-guard:1.2.0\n  \
+                            hookhost push guard.wasm oci://localhost:5000/team/guard:dev -a org.opencontainers.image.source=https://git.example/guard\n  \
+                            hookhost push guard.wasm registry.internal:5000/team/guard:1.2.0 --plain-http"
+    )]
+    Push(oci::PushArgs),
+    /// Fetch a bundle from a registry into the local store (and optionally a file).
+    #[cfg(feature = "oci")]
+    #[command(
+        after_help = "The store is $HOOKHOST_STORE_DIR, else $XDG_CACHE_HOME/hookhost/store, else \
+                            ~/.cache/hookhost/store. Nothing half-downloaded is ever left in it.\n\n\
+                            Exit status: 0 pulled, 1 error.\n\n\
+                            Examples:\n  hookhost pull ghcr.io/acme/destructive-guard:1.2.0\n  \
+                            hookhost pull oci://ghcr.io/acme/destructive-guard@sha256:<digest> --output guard.wasm && hookhost inspect guard.wasm"
+    )]
+    Pull(oci::PullArgs),
+    /// Pin every oci:// reference of hooks.toml in hooks.lock, and fetch the bundles.
+    #[cfg(feature = "oci")]
+    #[command(
+        after_help = "hooks.lock is written beside hooks.toml; commit both. Hooks load from the locked \
+                            digests in the local store only, never from the network. Entries that still match \
+                            hooks.toml are kept (their bundles fetched by digest if missing); --update resolves \
+                            every tag again.\n\n\
+                            Exit status: 0 locked, 1 error (the lock file is then unchanged).\n\n\
+                            Examples:\n  hookhost lock\n  hookhost lock --config demo/hooks.toml\n  \
+                            hookhost lock --update"
+    )]
+    Lock(oci::LockArgs),
 }
 
 /// Options every command that reads a configuration shares.
@@ -269,5 +307,11 @@ pub fn run() -> Result<ExitCode> {
         Command::Sign(args) => bundle::sign(args),
         Command::Verify(args) => bundle::verify(args),
         Command::Inspect(args) => bundle::inspect(args),
+        #[cfg(feature = "oci")]
+        Command::Push(args) => runtime.block_on(oci::push(args)),
+        #[cfg(feature = "oci")]
+        Command::Pull(args) => runtime.block_on(oci::pull(args)),
+        #[cfg(feature = "oci")]
+        Command::Lock(args) => runtime.block_on(oci::lock(args)),
     }
 }

@@ -44,7 +44,10 @@ pub(super) fn parse_source(
         }
         (None, Some(_)) => {
             hook.reject_keys(COMMAND_ONLY_KEYS, "command", sink);
-            let (path, _) = hook.string("wasm", sink)?;
+            let (path, path_span) = hook.string("wasm", sink)?;
+            if let Err(message) = crate::oci::check_wasm_source(&path) {
+                hook.problem(sink, &path_span, message);
+            }
             let grants = parse_grants(hook, sink);
             let sha256 = hook.string("sha256", sink).map(|(digest, _)| digest);
             if let Some(digest) = &sha256

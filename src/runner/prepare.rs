@@ -71,9 +71,11 @@ pub(super) fn prepare(
         }
         HookSource::Wasm(wasm_spec) => {
             let engine = wasm.engine()?;
+            // An `oci://` reference loads from the store file hooks.lock pins (no network).
+            let wasm_spec = crate::oci::locked_wasm_spec(wasm_spec, base_dir)?;
             WasmHook::load(
                 &engine,
-                wasm_spec,
+                &wasm_spec,
                 &spec.events,
                 base_dir,
                 &options.cwd,

@@ -9,6 +9,7 @@ mod examples;
 mod forgeflare;
 mod layers;
 mod lifecycle;
+mod oci;
 mod support;
 mod walkthrough;
 mod wasm;

@@ -162,9 +162,14 @@ pub fn test_cache() -> hookhost::wasm::CacheMode {
 /// its work only then), and returns its stdout. For tests that need a process to themselves:
 /// its memory, its threads, its real stderr.
 pub fn run_child(test: &str, env_var: &str) -> String {
+    run_child_with(test, &[(env_var, std::ffi::OsStr::new("1"))])
+}
+
+/// [`run_child`] with several variables set, to hand the child paths.
+pub fn run_child_with(test: &str, env: &[(&str, &std::ffi::OsStr)]) -> String {
     let out = std::process::Command::new(std::env::current_exe().unwrap())
         .args(["--exact", test, "--nocapture", "--test-threads=1"])
-        .env(env_var, "1")
+        .envs(env.iter().copied())
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();

@@ -1,0 +1,205 @@
+//! Registries from the terminal: `push`, `pull`, `lock`.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{Context as _, Result, bail};
+use hookhost::oci::registry::{self, LockStatus, RegistryClient};
+use hookhost::oci::{LockFile, OciReference, Store};
+
+use super::ConfigArgs;
+
+/// How to reach registries; shared by the three commands.
+#[derive(clap::Args)]
+struct NetworkArgs {
+    /// Speak plain HTTP, without TLS, to every registry: bundles and credentials travel
+    /// unencrypted. Only for a registry on a network you trust; registries on this machine
+    /// (localhost, 127.0.0.1, [::1]) get plain HTTP without this flag
+    #[arg(long)]
+    plain_http: bool,
+}
+
+#[derive(clap::Args)]
+pub struct PushArgs {
+    /// The bundle to publish: a .wasm component, signed or not
+    file: PathBuf,
+    /// Where: REGISTRY/REPOSITORY:TAG, with or without oci://
+    reference: String,
+    /// An annotation for the manifest, KEY=VALUE; repeatable. The bundle's metadata already
+    /// sets org.opencontainers.image.title, .version and .description
+    #[arg(long = "annotation", short = 'a', value_name = "KEY=VALUE")]
+    annotations: Vec<String>,
+    #[command(flatten)]
+    network: NetworkArgs,
+}
+
+#[derive(clap::Args)]
+pub struct PullArgs {
+    /// What: REGISTRY/REPOSITORY:TAG or REGISTRY/REPOSITORY@sha256:DIGEST, with or without oci://
+    reference: String,
+    /// Also write the bundle to this file (for `hookhost inspect` or `verify`)
+    #[arg(long, short, value_name = "FILE")]
+    output: Option<PathBuf>,
+    #[command(flatten)]
+    network: NetworkArgs,
+}
+
+#[derive(clap::Args)]
+pub struct LockArgs {
+    #[command(flatten)]
+    config: ConfigArgs,
+    /// Resolve every reference again, moving entries whose tag now points elsewhere (without
+    /// it, entries that still match hooks.toml are kept as they are)
+    #[arg(long)]
+    update: bool,
+    #[command(flatten)]
+    network: NetworkArgs,
+}
+
+fn parse_reference(text: &str) -> Result<OciReference> {
+    Ok(OciReference::parse(text)?)
+}
+
+fn open_store() -> Result<Store> {
+    Ok(Store::open_default()?)
+}
+
+pub async fn push(args: PushArgs) -> Result<ExitCode> {
+    let reference = parse_reference(&args.reference)?;
+    let bytes = std::fs::read(&args.file)
+        .with_context(|| format!("cannot read {}", args.file.display()))?;
+    let file_name = args
+        .file
+        .file_name()
+        .map(|name| name.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "bundle.wasm".to_string());
+    let mut annotations = BTreeMap::new();
+    annotations.insert(
+        registry::annotations::CREATED.to_string(),
+        humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string(),
+    );
+    let metadata = hookhost::bundle::read_metadata(&bytes).ok().flatten();
+    let title = metadata
+        .as_ref()
+        .map(|m| m.name.clone())
+        .unwrap_or_else(|| file_name.trim_end_matches(".wasm").to_string());
+    annotations.insert(registry::annotations::TITLE.to_string(), title);
+    if let Some(metadata) = &metadata {
+        annotations.insert(
+            registry::annotations::VERSION.to_string(),
+            metadata.version.clone(),
+        );
+        if !metadata.description.is_empty() {
+            annotations.insert(
+                registry::annotations::DESCRIPTION.to_string(),
+                metadata.description.clone(),
+            );
+        }
+    }
+    for annotation in &args.annotations {
+        let Some((key, value)) = annotation
+            .split_once('=')
+            .filter(|(key, _)| !key.is_empty())
+        else {
+            bail!("--annotation `{annotation}` must be KEY=VALUE");
+        };
+        annotations.insert(key.to_string(), value.to_string());
+    }
+
+    let client = RegistryClient::new(args.network.plain_http);
+    let pushed = client
+        .push(&bytes, &file_name, &reference, annotations)
+        .await?;
+    println!(
+        "pushed {} ({} bytes) to {reference}",
+        args.file.display(),
+        pushed.size
+    );
+    println!("manifest: {}", pushed.manifest);
+    println!("wasm:     {}", pushed.wasm);
+    println!(
+        "use it in hooks.toml with wasm = \"{reference}\", then run `hookhost lock` to pin it"
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+pub async fn pull(args: PullArgs) -> Result<ExitCode> {
+    let reference = parse_reference(&args.reference)?;
+    let store = open_store()?;
+    let client = RegistryClient::new(args.network.plain_http);
+    let (resolved, fetched) = client.pull(&reference, &store).await?;
+    println!("pulled {reference}");
+    println!("manifest: {}", resolved.manifest);
+    println!(
+        "wasm:     {} ({} bytes, {})",
+        resolved.wasm,
+        resolved.size,
+        if fetched.downloaded {
+            "downloaded"
+        } else {
+            "already in the store"
+        }
+    );
+    println!("stored:   {}", fetched.path.display());
+    if let Some(output) = &args.output {
+        let bytes = std::fs::read(&fetched.path)
+            .with_context(|| format!("cannot read {}", fetched.path.display()))?;
+        hookhost::oci::store::write_file_atomically(output, &bytes)
+            .with_context(|| format!("cannot write {}", output.display()))?;
+        println!("wrote {}", output.display());
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+pub async fn lock(args: LockArgs) -> Result<ExitCode> {
+    let config_path = args.config.config_path()?;
+    let config = hookhost::Config::load(&config_path)?;
+    let references = hookhost::oci::config_references(&config);
+    let lock_path = LockFile::path_in(config.base_dir());
+    let store = open_store()?;
+    let client = RegistryClient::new(args.network.plain_http);
+    let update =
+        registry::update_lock(&references, &lock_path, &client, &store, args.update).await?;
+    if let Some(invalid) = &update.replaced_invalid {
+        println!("replacing an unreadable lock: {invalid}");
+    }
+    let width = update
+        .references
+        .iter()
+        .map(|r| r.bundle.reference.len())
+        .max()
+        .unwrap_or(0);
+    for locked in &update.references {
+        let status = match &locked.status {
+            LockStatus::Kept => "kept".to_string(),
+            LockStatus::Added => "added".to_string(),
+            LockStatus::Updated { previous } if previous.reference == locked.bundle.reference => {
+                format!("updated from {}", previous.manifest)
+            }
+            LockStatus::Updated { previous } => format!("replaces {}", previous.reference),
+        };
+        let fetched = if locked.downloaded {
+            format!(", downloaded {} bytes", locked.bundle.size)
+        } else {
+            String::new()
+        };
+        println!(
+            "{:width$}  wasm {}  {status}{fetched}",
+            locked.bundle.reference, locked.bundle.wasm
+        );
+    }
+    match (update.references.len(), update.written) {
+        (0, false) => println!(
+            "{} has no oci:// references; nothing to lock",
+            config_path.display()
+        ),
+        (n, true) => println!(
+            "wrote {} ({n} bundle{})",
+            lock_path.display(),
+            if n == 1 { "" } else { "s" }
+        ),
+        (_, false) => println!("{} is up to date", lock_path.display()),
+    }
+    Ok(ExitCode::SUCCESS)
+}

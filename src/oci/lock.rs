@@ -1,0 +1,271 @@
+//! `hooks.lock`: the digests `hookhost lock` resolved the registry references of a hooks.toml
+//! to, written beside it and committed with it. Loading reads only this file and the store:
+//! an agent never waits on the network at startup and never runs a tag that moved.
+//!
+//! ```toml
+//! version = 1
+//!
+//! [[bundle]]
+//! reference = "oci://registry.example/team/guard:1.2.0"
+//! manifest = "sha256:…"   # the OCI manifest the reference resolved to
+//! wasm = "sha256:…"       # its wasm layer: the bundle file, as `sha256sum` hashes it
+//! size = 181234           # bytes of the wasm layer
+//! ```
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use super::reference::{Digest, OciReference};
+
+/// The lock file's name, in the configuration file's directory.
+pub const LOCK_FILE: &str = "hooks.lock";
+
+/// The format version this hookhost reads and writes.
+const VERSION: u32 = 1;
+
+const HEADER: &str = "# Written by `hookhost lock`: the registry references of hooks.toml, pinned to the digests\n\
+                      # they resolved to. Commit it beside hooks.toml; hooks load from these digests only.\n";
+
+/// A parsed lock file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LockFile {
+    /// The format version.
+    pub version: u32,
+    /// The pinned references, in hooks.toml order.
+    #[serde(default, rename = "bundle")]
+    pub bundles: Vec<LockedBundle>,
+}
+
+/// One pinned reference.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LockedBundle {
+    /// The reference as hooks.toml writes it, in canonical form.
+    pub reference: String,
+    /// The digest of the manifest it resolved to.
+    pub manifest: Digest,
+    /// The digest of the bundle file (the manifest's wasm layer); the store key.
+    pub wasm: Digest,
+    /// The bundle file's size in bytes.
+    pub size: u64,
+}
+
+/// What the lock says about a reference.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LockLookup<'a> {
+    /// Pinned.
+    Locked(&'a LockedBundle),
+    /// The lock pins this repository, but to another tag or digest than hooks.toml now names:
+    /// hooks.toml changed since `hookhost lock` ran.
+    Stale(&'a LockedBundle),
+    /// The lock knows nothing of this repository.
+    Missing,
+}
+
+/// Why a lock file could not be read or written.
+#[derive(Debug, thiserror::Error)]
+pub enum LockError {
+    /// The file exists but could not be read, or could not be written.
+    #[error("cannot {action} {}", path.display())]
+    Io {
+        /// "read" or "write".
+        action: &'static str,
+        /// The lock file.
+        path: PathBuf,
+        /// What the OS said.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The file is not a lock file this hookhost understands.
+    #[error("{} is not a valid lock file: {reason}; run `hookhost lock` to write it again", path.display())]
+    Invalid {
+        /// The lock file.
+        path: PathBuf,
+        /// What is wrong (with its line and column when TOML says).
+        reason: String,
+    },
+}
+
+impl LockFile {
+    /// An empty lock.
+    pub fn new() -> LockFile {
+        LockFile {
+            version: VERSION,
+            bundles: Vec::new(),
+        }
+    }
+
+    /// The lock file of the configuration whose directory is `config_dir`.
+    pub fn path_in(config_dir: &Path) -> PathBuf {
+        config_dir.join(LOCK_FILE)
+    }
+
+    /// Reads `path`; `Ok(None)` when there is no such file.
+    pub fn read(path: &Path) -> Result<Option<LockFile>, LockError> {
+        let text = match std::fs::read_to_string(path) {
+            Ok(text) => text,
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(source) => {
+                return Err(LockError::Io {
+                    action: "read",
+                    path: path.to_path_buf(),
+                    source,
+                });
+            }
+        };
+        let invalid = |reason: String| LockError::Invalid {
+            path: path.to_path_buf(),
+            reason,
+        };
+        let lock: LockFile = toml::from_str(&text).map_err(|error| {
+            let at = error.span().map(|span| {
+                let location = crate::config::Location::of_offset(&text, span.start);
+                format!("{location}: ")
+            });
+            invalid(format!(
+                "{}{}",
+                at.unwrap_or_default(),
+                error.message().trim_end()
+            ))
+        })?;
+        if lock.version != VERSION {
+            return Err(invalid(format!(
+                "it has version {}, and this hookhost reads version {VERSION}",
+                lock.version
+            )));
+        }
+        Ok(Some(lock))
+    }
+
+    /// Writes the lock to `path` atomically.
+    pub fn write(&self, path: &Path) -> Result<(), LockError> {
+        super::store::write_file_atomically(path, self.to_text().as_bytes()).map_err(|source| {
+            LockError::Io {
+                action: "write",
+                path: path.to_path_buf(),
+                source,
+            }
+        })
+    }
+
+    /// The file's text: a header comment, then the TOML.
+    pub fn to_text(&self) -> String {
+        let body = toml::to_string(self).expect("a lock file serializes");
+        format!("{HEADER}\n{body}")
+    }
+
+    /// What the lock pins `reference` to.
+    pub fn lookup(&self, reference: &OciReference) -> LockLookup<'_> {
+        let canonical = reference.to_string();
+        if let Some(entry) = self.bundles.iter().find(|b| b.reference == canonical) {
+            // A digest reference pins its manifest: an entry that says otherwise was edited.
+            return match reference.digest() {
+                Some(digest) if digest != &entry.manifest => LockLookup::Stale(entry),
+                _ => LockLookup::Locked(entry),
+            };
+        }
+        let same_repository = self.bundles.iter().find(|b| {
+            OciReference::parse(&b.reference).is_ok_and(|locked| {
+                locked.registry() == reference.registry()
+                    && locked.repository() == reference.repository()
+            })
+        });
+        match same_repository {
+            Some(entry) => LockLookup::Stale(entry),
+            None => LockLookup::Missing,
+        }
+    }
+}
+
+impl Default for LockFile {
+    fn default() -> LockFile {
+        LockFile::new()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn digest(byte: u8) -> Digest {
+        Digest::of(&[byte])
+    }
+
+    fn lock() -> LockFile {
+        LockFile {
+            version: 1,
+            bundles: vec![LockedBundle {
+                reference: "oci://r.io/team/guard:1.0.0".to_string(),
+                manifest: digest(1),
+                wasm: digest(2),
+                size: 42,
+            }],
+        }
+    }
+
+    #[test]
+    fn a_lock_round_trips_through_its_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = LockFile::path_in(dir.path());
+        assert_eq!(LockFile::read(&path).unwrap(), None);
+        lock().write(&path).unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(text.starts_with("# Written by `hookhost lock`"), "{text}");
+        assert!(
+            text.contains("[[bundle]]\nreference = \"oci://r.io/team/guard:1.0.0\""),
+            "{text}"
+        );
+        assert_eq!(LockFile::read(&path).unwrap(), Some(lock()));
+    }
+
+    #[test]
+    fn lookups_tell_locked_from_stale_from_missing() {
+        let lock = lock();
+        let entry = &lock.bundles[0];
+        let pinned = |manifest: &Digest| format!("oci://r.io/team/guard:1.0.0@{manifest}");
+        #[rustfmt::skip]
+        let cases: Vec<(&str, String, LockLookup<'_>)> = vec![
+            ("same reference",        "oci://r.io/team/guard:1.0.0".into(),   LockLookup::Locked(entry)),
+            ("same, no scheme",       "r.io/team/guard:1.0.0".into(),         LockLookup::Locked(entry)),
+            ("other tag",             "oci://r.io/team/guard:1.1.0".into(),   LockLookup::Stale(entry)),
+            ("a digest instead",      format!("oci://r.io/team/guard@{}", digest(9)), LockLookup::Stale(entry)),
+            ("other repository",      "oci://r.io/team/other:1.0.0".into(),   LockLookup::Missing),
+            ("other registry",        "oci://q.io/team/guard:1.0.0".into(),   LockLookup::Missing),
+        ];
+        for (name, reference, expected) in cases {
+            let reference = OciReference::parse(&reference).unwrap();
+            assert_eq!(lock.lookup(&reference), expected, "{name}");
+        }
+        // An entry whose reference pins a digest that its manifest field contradicts.
+        let mut edited = lock.clone();
+        edited.bundles[0].reference = pinned(&digest(7));
+        let reference = OciReference::parse(&pinned(&digest(7))).unwrap();
+        assert_eq!(
+            edited.lookup(&reference),
+            LockLookup::Stale(&edited.bundles[0])
+        );
+    }
+
+    #[test]
+    fn invalid_lock_files_name_the_problem_and_the_fix() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = LockFile::path_in(dir.path());
+        #[rustfmt::skip]
+        let cases = [
+            ("syntax",        "version = 1\n[[bundle]\n",                               "2:"),
+            ("bad digest",    "version = 1\n[[bundle]]\nreference = \"oci://r.io/a:1\"\nmanifest = \"sha256:12\"\nwasm = \"x\"\nsize = 1\n", "must be `sha256:` followed by 64"),
+            ("newer version", "version = 2\n",                                          "it has version 2, and this hookhost reads version 1"),
+            ("unknown field", "version = 1\n[[bundle]]\nreference = \"oci://r.io/a:1\"\nextra = 1\n", "unknown field `extra`"),
+        ];
+        for (name, text, expected) in cases {
+            std::fs::write(&path, text).unwrap();
+            let message = LockFile::read(&path).unwrap_err().to_string();
+            assert!(message.contains(expected), "{name}: {message}");
+            assert!(
+                message.ends_with("run `hookhost lock` to write it again"),
+                "{name}: {message}"
+            );
+        }
+    }
+}

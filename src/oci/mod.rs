@@ -1,0 +1,46 @@
+//! Sharing bundles through OCI registries, pinned by a lock file.
+//!
+//! ```text
+//! hookhost push FILE REF ──▶ registry (CNCF Wasm OCI artifact: wasm config, one application/wasm layer)
+//! hooks.toml  wasm = "oci://registry/team/guard:1.2.0"
+//!   hookhost lock ──resolve tag──▶ manifest digest ──▶ hooks.lock (beside hooks.toml)
+//!                 ──fetch layer──▶ store/blobs/sha256/<wasm digest>   (atomic, digest-checked)
+//!   load (no network) ──▶ hooks.lock ──▶ store file, digest re-checked ──▶ the usual wasm loader
+//!                                        (sha256 pin, signatures, [trust], compile cache)
+//! ```
+//!
+//! - [`reference`]: `oci://REGISTRY/REPOSITORY[:TAG][@sha256:…]`, parsed and validated.
+//! - [`lock`]: the `hooks.lock` format.
+//! - [`store`]: the content-addressed store pulled bundles live in.
+//! - `registry` (cargo feature `oci`, on by default): the network client behind `hookhost
+//!   push`, `pull` and `lock`. Loading a configuration never needs it, so an embedder can build
+//!   hookhost without it and still run locked bundles that the CLI fetched.
+
+pub mod lock;
+mod locked;
+pub mod reference;
+#[cfg(feature = "oci")]
+pub mod registry;
+pub mod store;
+
+pub use lock::{LOCK_FILE, LockError, LockFile, LockLookup, LockedBundle};
+pub use reference::{Digest, OciReference, ReferenceError, SCHEME, is_oci};
+pub use store::{BlobState, STORE_DIR_ENV, Store, StoreError};
+
+pub(crate) use locked::{check_wasm_source, locked_wasm_spec};
+
+/// The registry references of a configuration's wasm hooks, in declaration order and without
+/// repeats: what `hookhost lock` pins. Disabled hooks count, since loading prepares them too.
+pub fn config_references(config: &crate::Config) -> Vec<OciReference> {
+    let mut references: Vec<OciReference> = Vec::new();
+    for hook in &config.hooks {
+        if let crate::config::HookSource::Wasm(wasm) = &hook.source
+            && let Some(text) = wasm.path.to_str().filter(|path| is_oci(path))
+            && let Ok(reference) = OciReference::parse(text)
+            && !references.contains(&reference)
+        {
+            references.push(reference);
+        }
+    }
+    references
+}
