@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use hookhost::oci::{Digest, LockFile};
-use hookhost::{GuardDecision, HookRunner, ToolCall};
+use hookhost::{Decision, HookRunner, ToolCall};
 use registry::{Registry, files_under, skopeo};
 
 use crate::support::{Project, build_fixture, run_child_with, test_cache};
@@ -206,7 +206,7 @@ fn locked_bundle_runs_through_hook_runner_child() {
             input: &input,
             tool_iterations: 1,
         }));
-    let GuardDecision::Block(block) = &outcome.decision else {
+    let Decision::Block(block) = &outcome.decision else {
         panic!("not blocked: {outcome:?}");
     };
     println!("{}", block.message());
