@@ -98,6 +98,13 @@ pub enum HookFailure {
         /// The trap, without a backtrace.
         message: String,
     },
+    /// A wasm hook went past a bound of its sandbox on host resources: more WASI handles held at
+    /// once, or more work asked of one host call, than the README's threat model allows.
+    #[error("exceeded a sandbox limit: {detail}")]
+    SandboxLimit {
+        /// Which bound, with its number.
+        detail: String,
+    },
     /// A wasm hook returned a verdict the contract does not allow.
     #[error("returned an invalid verdict")]
     InvalidVerdict {

@@ -13,6 +13,7 @@ mod cache;
 mod engine;
 mod hook;
 mod inspect;
+mod limits;
 mod output;
 mod store;
 

@@ -10,7 +10,8 @@ use wasmtime::component::ResourceTable;
 use wasmtime_wasi::{FsPerms, WasiCtx, WasiCtxBuilder, WasiCtxView, WasiView};
 
 use super::bindings::{host, state, types};
-use super::output::GuestOutput;
+use super::limits::{self, BoundedPollView, BoundedRandomView};
+use super::output::{GuestOutput, OUTPUT_CAP_BYTES};
 
 /// A wasm hook's sandbox, resolved at load: absolute directories and variable values.
 #[derive(Debug, Clone)]
@@ -63,6 +64,7 @@ pub(crate) struct KeyValue {
 /// The data of one call's store.
 pub(crate) struct CallState {
     wasi: WasiCtx,
+    /// Every WASI handle the guest holds, at most [`limits::MAX_HANDLES`] at once.
     table: ResourceTable,
     pub(crate) limiter: MemoryLimiter,
     pub(crate) output: GuestOutput,
@@ -77,11 +79,21 @@ impl CallState {
     ) -> wasmtime::Result<CallState> {
         Ok(CallState {
             wasi: sandbox.wasi(&output)?,
-            table: ResourceTable::new(),
+            table: limits::resource_table(sandbox.read.len() + sandbox.write.len()),
             limiter: MemoryLimiter::new(sandbox.max_memory_bytes),
             output,
             shared,
         })
+    }
+
+    /// `wasi:random` with a bound per call.
+    pub(crate) fn bounded_random(&mut self) -> BoundedRandomView<'_> {
+        BoundedRandomView(self.wasi.random())
+    }
+
+    /// `wasi:io/poll` with a bound per call.
+    pub(crate) fn bounded_poll(&mut self) -> BoundedPollView<'_> {
+        BoundedPollView(&mut self.table)
     }
 }
 
@@ -157,7 +169,12 @@ impl host::Host for CallState {
             host::LogLevel::Warn => "warn",
             host::LogLevel::Error => "error",
         };
-        self.output.log(level, &message);
+        // Only the cap is kept: do not copy the rest of a huge message on the way.
+        let mut end = message.len().min(OUTPUT_CAP_BYTES);
+        while !message.is_char_boundary(end) {
+            end -= 1;
+        }
+        self.output.log(level, &message[..end]);
     }
 
     fn config(&mut self) -> String {
