@@ -19,6 +19,7 @@ use wasmtime_wasi::{WasiView, cli::WasiCli, clocks::WasiClocks, filesystem::Wasi
 
 use super::bindings::Hook;
 use super::cache::CompileCache;
+use super::fs::SandboxedFilesystem;
 use super::limits::{BoundedPoll, BoundedRandom};
 use super::store::CallState;
 use crate::config::MAX_MEMORY_MB_LIMIT;
@@ -198,8 +199,8 @@ fn spawn_ticker(engine: &Engine, activity: Arc<Activity>) {
 
 /// WASI preview 2 without sockets, plus hookhost's own interfaces. A component that imports
 /// anything else (wasi:sockets, wasi:http, ...) is refused at load by the import check.
-/// `wasi:random` and `wasi:io/poll` go through the sandbox's own bounds (`limits`) before
-/// wasmtime-wasi.
+/// `wasi:filesystem/types`, `wasi:random` and `wasi:io/poll` go through the sandbox's own
+/// bounds and rules (`fs`, `limits`) before wasmtime-wasi.
 fn linker(engine: &Engine) -> wasmtime::Result<Linker<CallState>> {
     let mut linker = Linker::<CallState>::new(engine);
     let l = &mut linker;
@@ -216,7 +217,7 @@ fn linker(engine: &Engine) -> wasmtime::Result<Linker<CallState>> {
     use wasmtime_wasi::random::{WasiRandom, WasiRandomView as _};
     clocks::wall_clock::add_to_linker::<T, WasiClocks>(l, T::clocks)?;
     clocks::monotonic_clock::add_to_linker::<T, WasiClocks>(l, T::clocks)?;
-    filesystem::types::add_to_linker::<T, WasiFilesystem>(l, T::filesystem)?;
+    filesystem::types::add_to_linker::<T, SandboxedFilesystem>(l, T::sandboxed_fs)?;
     filesystem::preopens::add_to_linker::<T, WasiFilesystem>(l, T::filesystem)?;
     random::random::add_to_linker::<T, BoundedRandom>(l, T::bounded_random)?;
     random::insecure::add_to_linker::<T, BoundedRandom>(l, T::bounded_random)?;

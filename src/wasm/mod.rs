@@ -11,6 +11,7 @@
 mod bindings;
 mod cache;
 mod engine;
+mod fs;
 mod hook;
 mod inspect;
 mod limits;

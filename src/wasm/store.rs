@@ -7,9 +7,11 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
 use wasmtime::component::ResourceTable;
+use wasmtime_wasi::filesystem::WasiFilesystemCtxView;
 use wasmtime_wasi::{FsPerms, WasiCtx, WasiCtxBuilder, WasiCtxView, WasiView};
 
 use super::bindings::{host, state, types};
+use super::fs::{FsRules, SandboxedFs};
 use super::limits::{self, BoundedPollView, BoundedRandomView};
 use super::output::{GuestOutput, OUTPUT_CAP_BYTES};
 
@@ -66,6 +68,7 @@ pub(crate) struct CallState {
     wasi: WasiCtx,
     /// Every WASI handle the guest holds, at most [`limits::MAX_HANDLES`] at once.
     table: ResourceTable,
+    fs_rules: FsRules,
     pub(crate) limiter: MemoryLimiter,
     pub(crate) output: GuestOutput,
     shared: Arc<HookShared>,
@@ -77,13 +80,29 @@ impl CallState {
         shared: Arc<HookShared>,
         output: GuestOutput,
     ) -> wasmtime::Result<CallState> {
+        let roots: Vec<PathBuf> = sandbox.read.iter().chain(&sandbox.write).cloned().collect();
         Ok(CallState {
             wasi: sandbox.wasi(&output)?,
-            table: limits::resource_table(sandbox.read.len() + sandbox.write.len()),
+            table: limits::resource_table(roots.len()),
+            fs_rules: FsRules {
+                roots,
+                output: output.clone(),
+            },
             limiter: MemoryLimiter::new(sandbox.max_memory_bytes),
             output,
             shared,
         })
+    }
+
+    /// `wasi:filesystem/types` under the sandbox's rules.
+    pub(crate) fn sandboxed_fs(&mut self) -> SandboxedFs<'_> {
+        SandboxedFs {
+            wasi: WasiFilesystemCtxView {
+                ctx: self.wasi.filesystem(),
+                table: &mut self.table,
+            },
+            rules: &self.fs_rules,
+        }
     }
 
     /// `wasi:random` with a bound per call.
