@@ -6,6 +6,7 @@ mod command;
 mod contract;
 mod examples;
 mod forgeflare;
+mod hardening;
 mod support;
 mod walkthrough;
 mod wasm;
