@@ -204,7 +204,7 @@ async fn no_link_a_hook_leaves_behind_points_outside_its_grant() {
         ),
         (
             "a symlink down",
-            symlink("deep/up", "rw/down"),
+            symlink("er", "rw/deep/down"),
             "symlink ok",
         ),
         (
@@ -239,7 +239,7 @@ async fn no_link_a_hook_leaves_behind_points_outside_its_grant() {
         ),
         (
             "moving a down-link up",
-            op("rename", "rw/down", "rw/deep/down"),
+            op("rename", "rw/deep/down", "rw/down"),
             "rename ok",
         ),
     ];
@@ -377,8 +377,10 @@ fn no_host_call_outlasts_the_deadline() {
                     got, "hook failed: hog timed out after 200ms (tool blocked by default)",
                     "{name}"
                 );
+                // A runtime blocked for the whole call would not tick at all; how often it
+                // ticks otherwise depends on the machine's load.
                 assert!(
-                    ticks >= 5,
+                    ticks >= 2,
                     "{name}: the runtime ran only {ticks} times meanwhile"
                 );
             }
