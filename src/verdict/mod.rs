@@ -286,6 +286,13 @@ pub enum HookFailure {
         /// The trap, without a backtrace.
         message: String,
     },
+    /// A wasm hook went past a bound of its sandbox on host resources: more WASI handles held at
+    /// once, or more work asked of one host call, than the README's threat model allows.
+    #[error("exceeded a sandbox limit: {detail}")]
+    SandboxLimit {
+        /// Which bound, with its number.
+        detail: String,
+    },
     /// The user's `[projects]` policy does not let this project hook run.
     #[error("is not allowed to run: {reason}")]
     NotAllowed {

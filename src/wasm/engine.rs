@@ -19,6 +19,8 @@ use wasmtime_wasi::{WasiView, cli::WasiCli, clocks::WasiClocks, filesystem::Wasi
 
 use super::bindings::{v0_1, v0_2};
 use super::cache::CompileCache;
+use super::fs::SandboxedFilesystem;
+use super::limits::{BoundedPoll, BoundedRandom};
 use super::store::CallState;
 use crate::config::MAX_MEMORY_MB_LIMIT;
 
@@ -197,12 +199,17 @@ fn spawn_ticker(engine: &Engine, activity: Arc<Activity>) {
 
 /// WASI preview 2 without sockets, plus hookhost's own interfaces. A component that imports
 /// anything else (wasi:sockets, wasi:http, ...) is refused at load by the import check.
+/// `wasi:filesystem/types`, `wasi:random` and `wasi:io/poll` go through the sandbox's own
+/// bounds and rules (`fs`, `limits`) before wasmtime-wasi.
 fn linker(engine: &Engine) -> wasmtime::Result<Linker<CallState>> {
     let mut linker = Linker::<CallState>::new(engine);
     let l = &mut linker;
     type T = CallState;
     wasmtime_wasi_io::bindings::wasi::io::error::add_to_linker::<T, Table>(l, |t| t.ctx().table)?;
-    wasmtime_wasi_io::bindings::wasi::io::poll::add_to_linker::<T, Table>(l, |t| t.ctx().table)?;
+    wasmtime_wasi_io::bindings::wasi::io::poll::add_to_linker::<T, BoundedPoll>(
+        l,
+        T::bounded_poll,
+    )?;
     wasmtime_wasi_io::bindings::wasi::io::streams::add_to_linker::<T, Table>(l, |t| t.ctx().table)?;
     use wasmtime_wasi::cli::WasiCliView as _;
     use wasmtime_wasi::clocks::WasiClocksView as _;
@@ -210,10 +217,10 @@ fn linker(engine: &Engine) -> wasmtime::Result<Linker<CallState>> {
     use wasmtime_wasi::random::{WasiRandom, WasiRandomView as _};
     clocks::wall_clock::add_to_linker::<T, WasiClocks>(l, T::clocks)?;
     clocks::monotonic_clock::add_to_linker::<T, WasiClocks>(l, T::clocks)?;
-    filesystem::types::add_to_linker::<T, WasiFilesystem>(l, T::filesystem)?;
+    filesystem::types::add_to_linker::<T, SandboxedFilesystem>(l, T::sandboxed_fs)?;
     filesystem::preopens::add_to_linker::<T, WasiFilesystem>(l, T::filesystem)?;
-    random::random::add_to_linker::<T, WasiRandom>(l, T::random)?;
-    random::insecure::add_to_linker::<T, WasiRandom>(l, T::random)?;
+    random::random::add_to_linker::<T, BoundedRandom>(l, T::bounded_random)?;
+    random::insecure::add_to_linker::<T, BoundedRandom>(l, T::bounded_random)?;
     random::insecure_seed::add_to_linker::<T, WasiRandom>(l, T::random)?;
     cli::exit::add_to_linker::<T, WasiCli>(l, T::cli)?;
     cli::environment::add_to_linker::<T, WasiCli>(l, T::cli)?;

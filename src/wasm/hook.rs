@@ -175,6 +175,7 @@ impl WasmHook {
         )?;
         let mut store = Store::new(&self.engine.engine, state);
         store.limiter(|state| &mut state.limiter);
+        super::limits::bound_store(&mut store);
         if self.engine.consumes_fuel {
             let fuel = self.fuel.unwrap_or(u64::MAX);
             store
@@ -322,6 +323,9 @@ fn classify(
     timeout_ms: u64,
     max_memory_bytes: usize,
 ) -> HookFailure {
+    if let Some(failure) = super::limits::failure(error) {
+        return failure;
+    }
     let limit_mb = (max_memory_bytes >> 20) as u64;
     match error.downcast_ref::<Trap>() {
         Some(Trap::Interrupt) => HookFailure::TimedOut { timeout_ms },

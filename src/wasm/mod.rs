@@ -15,8 +15,10 @@ mod bindings;
 mod cache;
 mod compat;
 mod engine;
+mod fs;
 mod hook;
 mod inspect;
+mod limits;
 mod output;
 mod store;
 

@@ -7,10 +7,13 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
 use wasmtime::component::ResourceTable;
+use wasmtime_wasi::filesystem::WasiFilesystemCtxView;
 use wasmtime_wasi::{FsPerms, WasiCtx, WasiCtxBuilder, WasiCtxView, WasiView};
 
 use super::bindings::{v0_1, v0_2};
-use super::output::GuestOutput;
+use super::fs::{FsRules, SandboxedFs};
+use super::limits::{self, BoundedPollView, BoundedRandomView};
+use super::output::{GuestOutput, OUTPUT_CAP_BYTES};
 
 /// A wasm hook's sandbox, resolved at load: absolute directories and variable values.
 #[derive(Debug, Clone)]
@@ -63,7 +66,9 @@ pub(crate) struct KeyValue {
 /// The data of one call's store.
 pub(crate) struct CallState {
     wasi: WasiCtx,
+    /// Every WASI handle the guest holds, at most [`limits::MAX_HANDLES`] at once.
     table: ResourceTable,
+    fs_rules: FsRules,
     pub(crate) limiter: MemoryLimiter,
     pub(crate) output: GuestOutput,
     shared: Arc<HookShared>,
@@ -75,13 +80,39 @@ impl CallState {
         shared: Arc<HookShared>,
         output: GuestOutput,
     ) -> wasmtime::Result<CallState> {
+        let roots: Vec<PathBuf> = sandbox.read.iter().chain(&sandbox.write).cloned().collect();
         Ok(CallState {
             wasi: sandbox.wasi(&output)?,
-            table: ResourceTable::new(),
+            table: limits::resource_table(roots.len()),
+            fs_rules: FsRules {
+                roots,
+                output: output.clone(),
+            },
             limiter: MemoryLimiter::new(sandbox.max_memory_bytes),
             output,
             shared,
         })
+    }
+
+    /// `wasi:filesystem/types` under the sandbox's rules.
+    pub(crate) fn sandboxed_fs(&mut self) -> SandboxedFs<'_> {
+        SandboxedFs {
+            wasi: WasiFilesystemCtxView {
+                ctx: self.wasi.filesystem(),
+                table: &mut self.table,
+            },
+            rules: &self.fs_rules,
+        }
+    }
+
+    /// `wasi:random` with a bound per call.
+    pub(crate) fn bounded_random(&mut self) -> BoundedRandomView<'_> {
+        BoundedRandomView(self.wasi.random())
+    }
+
+    /// `wasi:io/poll` with a bound per call.
+    pub(crate) fn bounded_poll(&mut self) -> BoundedPollView<'_> {
+        BoundedPollView(&mut self.table)
     }
 }
 
@@ -148,7 +179,12 @@ impl wasmtime::ResourceLimiter for MemoryLimiter {
 
 impl CallState {
     fn log(&mut self, level: &str, message: &str) {
-        self.output.log(level, message);
+        // Only the cap is kept: do not copy the rest of a huge message on the way.
+        let mut end = message.len().min(OUTPUT_CAP_BYTES);
+        while !message.is_char_boundary(end) {
+            end -= 1;
+        }
+        self.output.log(level, &message[..end]);
     }
 
     fn config(&mut self) -> String {

@@ -7,6 +7,7 @@ mod command;
 mod contract;
 mod examples;
 mod forgeflare;
+mod hardening;
 mod layers;
 mod lifecycle;
 mod oci;

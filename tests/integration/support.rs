@@ -167,16 +167,54 @@ pub fn run_child(test: &str, env_var: &str) -> String {
 
 /// [`run_child`] with several variables set, to hand the child paths.
 pub fn run_child_with(test: &str, env: &[(&str, &std::ffi::OsStr)]) -> String {
-    let out = std::process::Command::new(std::env::current_exe().unwrap())
+    run_child_with_within(test, env, std::time::Duration::from_secs(600))
+}
+
+/// [`run_child`], with a watchdog: a child still running after `limit` is killed and the test
+/// fails, instead of hanging the run.
+pub fn run_child_within(test: &str, env_var: &str, limit: std::time::Duration) -> String {
+    run_child_with_within(test, &[(env_var, std::ffi::OsStr::new("1"))], limit)
+}
+
+fn run_child_with_within(
+    test: &str,
+    env: &[(&str, &std::ffi::OsStr)],
+    limit: std::time::Duration,
+) -> String {
+    use std::io::Read as _;
+    let mut child = std::process::Command::new(std::env::current_exe().unwrap())
         .args(["--exact", test, "--nocapture", "--test-threads=1"])
         .envs(env.iter().copied())
-        .output()
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
         .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-    assert!(
-        out.status.success(),
-        "{test} failed:\n{stdout}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    // Drained on threads, so that a chatty child never blocks on a full pipe.
+    let drain = |mut pipe: Box<dyn std::io::Read + Send>| {
+        std::thread::spawn(move || {
+            let mut text = String::new();
+            let _ = pipe.read_to_string(&mut text);
+            text
+        })
+    };
+    let stdout = drain(Box::new(child.stdout.take().unwrap()));
+    let stderr = drain(Box::new(child.stderr.take().unwrap()));
+    let started = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break Some(status);
+        }
+        if started.elapsed() > limit {
+            child.kill().unwrap();
+            child.wait().unwrap();
+            break None;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
+    let (stdout, stderr) = (stdout.join().unwrap(), stderr.join().unwrap());
+    match status {
+        None => panic!("{test} still ran after {limit:?} (killed):\n{stdout}{stderr}"),
+        Some(status) => assert!(status.success(), "{test} failed:\n{stdout}{stderr}"),
+    }
     stdout
 }
