@@ -6,6 +6,7 @@ mod command;
 mod contract;
 mod examples;
 mod forgeflare;
+mod lifecycle_examples;
 mod support;
 mod walkthrough;
 mod wasm;
