@@ -10,6 +10,7 @@ mod forgeflare;
 mod hardening;
 mod layers;
 mod lifecycle;
+mod lifecycle_examples;
 mod oci;
 mod support;
 mod walkthrough;

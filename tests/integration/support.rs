@@ -92,13 +92,15 @@ pub fn wait_until_gone(marker: &str) -> Vec<String> {
 }
 
 /// The example hooks of the workspace, built together by [`build_fixture`].
-pub const EXAMPLES: [&str; 6] = [
+pub const EXAMPLES: [&str; 8] = [
     "destructive-guard",
     "path-allowlist",
     "progress-guard",
     "audit-log",
     "convergence-check",
     "session-summary",
+    "session-directory-guard",
+    "signal-schema-check",
 ];
 
 /// Builds a fixture crate (under tests/fixtures, or an example hook of the workspace) for
