@@ -9,6 +9,24 @@
 //!
 //! Parsing is lazy: a hook that does not look at the tool input or the payload never parses
 //! them, so a trivial guard costs almost nothing.
+//!
+//! ```
+//! use hook_sdk::{Event, Hook, Verdict};
+//!
+//! pub struct SessionNotes;
+//!
+//! impl Hook for SessionNotes {
+//!     fn handle(event: &Event) -> Verdict {
+//!         match event.name() {
+//!             "SessionStart" => Verdict::allow().with_context("The tests live in tests/."),
+//!             _ => hook_sdk::dispatch::<Self>(event),
+//!         }
+//!     }
+//! }
+//!
+//! let start = Event::new("SessionStart").with_session("260215-173319");
+//! assert_eq!(SessionNotes::handle(&start).context.as_deref(), Some("The tests live in tests/."));
+//! ```
 
 use serde::de::DeserializeOwned;
 use serde_json::Value;

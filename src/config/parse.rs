@@ -439,16 +439,52 @@ fn parse_matcher(
     };
     if !matcher.is_any()
         && let Some(events) = events
-        && events
-            .specs()
-            .iter()
-            .all(|spec| spec.match_on == MatchOn::Nothing)
     {
-        sink.warn(
-            &span,
-            hook.hook_ref(),
-            format!("the matcher is ignored: {events} hooks always fire (the event has nothing to match)"),
-        );
+        let specs = events.specs();
+        let compared: Vec<MatchOn> = specs
+            .iter()
+            .map(|spec| spec.match_on)
+            .filter(|on| *on != MatchOn::Nothing)
+            .fold(Vec::new(), |mut seen, on| {
+                if !seen.contains(&on) {
+                    seen.push(on);
+                }
+                seen
+            });
+        if compared.is_empty() {
+            sink.warn(
+                &span,
+                hook.hook_ref(),
+                format!("the matcher is ignored: {events} hooks always fire (the event has nothing to match)"),
+            );
+        } else if compared.len() > 1 {
+            let what: Vec<String> = specs
+                .iter()
+                .map(|spec| {
+                    let on = match spec.match_on {
+                        MatchOn::Tool => "the tool's name".to_string(),
+                        MatchOn::Field(field) => format!("`{field}`"),
+                        MatchOn::Nothing => "nothing".to_string(),
+                    };
+                    format!(
+                        "{} ({on})",
+                        if spec.is_custom() {
+                            "custom events"
+                        } else {
+                            spec.name
+                        }
+                    )
+                })
+                .collect();
+            sink.warn(
+                &span,
+                hook.hook_ref(),
+                format!(
+                    "the matcher compares different things on these events: {}; the hook fires only where it matches each one (write separate hooks, or no matcher)",
+                    what.join(", ")
+                ),
+            );
+        }
     }
     (Some(matcher), match_tool.map(|(tool, _)| tool))
 }

@@ -223,3 +223,14 @@ fn a_stop_hook_matcher_is_ignored_and_a_long_timeout_is_capped_not_refused() {
         "{warnings:?}"
     );
 }
+
+#[test]
+fn a_matcher_over_events_that_compare_different_things_is_a_warning() {
+    let text = "[[hooks]]\nevent = [\"SessionStart\", \"PreToolUse\"]\nmatcher = \"Write|Edit\"\ncommand = \"x\"\n";
+    let warnings = warnings(text);
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert!(
+        warnings[0].contains("the matcher compares different things on these events: SessionStart (`source`), PreToolUse (the tool's name)"),
+        "{warnings:?}"
+    );
+}

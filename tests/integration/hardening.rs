@@ -365,12 +365,20 @@ fn no_host_call_outlasts_the_deadline() {
             Expect::Is("listed 1000 entries".to_string()),
         ),
     ];
-    let settings = format!("name = \"hog\"\ntimeout_ms = 200\nwrite = ['{rw}']");
     for (name, mode, config, expected) in cases {
+        // Work within the bounds must finish (a generous budget: the machine may be loaded);
+        // work past them must end within 10x a short one, whatever the guest asks.
+        let (timeout_ms, bound) = match &expected {
+            Expect::Is(answer) if !answer.starts_with("hook failed") => {
+                (10_000, Duration::from_secs(100))
+            }
+            _ => (200, Duration::from_secs(2)),
+        };
+        let settings = format!("name = \"hog\"\ntimeout_ms = {timeout_ms}\nwrite = ['{rw}']");
         let runner = project.runner(&probe_hook("PreToolUse", mode, &settings, &config));
         let (got, elapsed, ticks) = call_beside_a_ticker(&runner);
         println!("{name}: {elapsed:?}, {ticks} ticks meanwhile");
-        assert!(elapsed < Duration::from_secs(2), "{name}: took {elapsed:?}");
+        assert!(elapsed < bound, "{name}: took {elapsed:?}");
         match expected {
             Expect::Is(expected) => assert_eq!(got, expected, "{name}"),
             Expect::TimesOut => {

@@ -273,9 +273,9 @@ fn skopeo_inspects_and_copies_a_pushed_bundle() {
     assert_eq!(config["layerDigests"][0], digest_of(&guard).to_string());
     assert_eq!(
         config["component"]["exports"][0],
-        "hookhost:hooks/handler@0.1.0"
+        "hookhost:hooks/handler@0.2.0"
     );
-    assert_eq!(config["component"]["target"], "hookhost:hooks/hook@0.1.0");
+    assert_eq!(config["component"]["target"], "hookhost:hooks/hook@0.2.0");
 
     skopeo(&[
         "copy",

@@ -337,7 +337,13 @@ async fn output_is_captured_under_a_cap_and_logging_is_tagged() {
         "info: hello from the probe\nwarn: careful\nto stdout\nto stderr\n"
     );
 
-    let runner = project.runner(&probe_hook("PreToolUse", "print", "", "bytes = 10000000"));
+    // 20 MB through 20,000 host calls: a generous budget, this is about the cap, not speed.
+    let runner = project.runner(&probe_hook(
+        "PreToolUse",
+        "print",
+        "timeout_ms = 60000",
+        "bytes = 10000000",
+    ));
     let outcome = guard(&runner, json!({})).await;
     assert!(
         outcome.is_allowed(),
@@ -707,6 +713,15 @@ fn ticker_child() {
         return;
     }
     let project = Project::new();
+    // Building the fixture warms the compile cache with a runner of its own: wait until its
+    // ticker is gone, so that only the runner under test counts.
+    crate::support::probe();
+    for _ in 0..100 {
+        if epoch_threads() == 0 {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
     let runner = project.runner(&probe_hook("PreToolUse", "allow", "", ""));
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()

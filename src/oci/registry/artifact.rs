@@ -50,11 +50,11 @@ pub struct WasmConfig {
 /// A component's top-level imports and exports.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct ComponentWorld {
-    /// Exported names, like `hookhost:hooks/handler@0.1.0`.
+    /// Exported names, like `hookhost:hooks/handler@0.2.0`.
     pub exports: Vec<String>,
     /// Imported names, like `wasi:cli/environment@0.2.0`.
     pub imports: Vec<String>,
-    /// The world it targets, when it is a hookhost hook: `hookhost:hooks/hook@0.1.0`.
+    /// The world it targets, when it is a hookhost hook: `hookhost:hooks/hook@0.2.0`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub target: Option<String>,
 }
