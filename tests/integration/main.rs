@@ -6,6 +6,7 @@ mod command;
 mod contract;
 mod examples;
 mod forgeflare;
+mod robustness;
 mod support;
 mod walkthrough;
 mod wasm;

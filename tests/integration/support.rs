@@ -162,11 +162,7 @@ pub fn test_cache() -> hookhost::wasm::CacheMode {
 /// its work only then), and returns its stdout. For tests that need a process to themselves:
 /// its memory, its threads, its real stderr.
 pub fn run_child(test: &str, env_var: &str) -> String {
-    let out = std::process::Command::new(std::env::current_exe().unwrap())
-        .args(["--exact", test, "--nocapture", "--test-threads=1"])
-        .env(env_var, "1")
-        .output()
-        .unwrap();
+    let out = child_test(test).env(env_var, "1").output().unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
     assert!(
         out.status.success(),
@@ -174,4 +170,12 @@ pub fn run_child(test: &str, env_var: &str) -> String {
         String::from_utf8_lossy(&out.stderr)
     );
     stdout
+}
+
+/// A command that runs one test of this binary alone; the caller sets the variable that makes
+/// the test do its work, and spawns it (several at once, for tests that need many processes).
+pub fn child_test(test: &str) -> std::process::Command {
+    let mut command = std::process::Command::new(std::env::current_exe().unwrap());
+    command.args(["--exact", test, "--nocapture", "--test-threads=1"]);
+    command
 }
