@@ -3,8 +3,10 @@
 //! the hook's name.
 //!
 //! What forgeflare's own runner gets wrong, and this one does not:
-//! - a timeout kills the hook's whole process group and never waits for an orphan that holds
-//!   the stdout pipe open (`sleep 30 & sleep 30`);
+//! - a hook runs in a session of its own; when it ends or times out, everything still in that
+//!   session is killed, whichever process group it moved to (`timeout 60 ...`, `set -m`), and
+//!   the runner never waits for an orphan that holds the stdout pipe open
+//!   (`sleep 30 & sleep 30`). Only a process that starts its own session (`setsid`) stays;
 //! - stdin is written while stdout is read, and a hook that exits without reading its input is
 //!   fine (the broken pipe is ignored), however large the input;
 //! - stdout is read up to a cap, so a hook that floods its output fails instead of eating memory.
@@ -13,7 +15,6 @@ use std::collections::BTreeMap;
 use std::io::Write as _;
 use std::os::unix::process::ExitStatusExt as _;
 use std::path::PathBuf;
-use std::process::Stdio;
 use std::sync::Mutex;
 use std::time::Duration;
 
@@ -24,6 +25,10 @@ use crate::protocol::exit_code::ExitCodes;
 use crate::protocol::{ProcessOutput, Protocol};
 use crate::runtime::{HookRequest, HookResponse};
 use crate::verdict::HookFailure;
+use spawn::{HookCommand, RunningHook};
+
+mod session;
+mod spawn;
 
 /// Bytes of stdout read from a hook; more is a failure.
 pub const STDOUT_CAP_BYTES: usize = 1024 * 1024;
@@ -76,49 +81,47 @@ impl CommandHook {
         stderr_capture: &StderrCapture<'_>,
     ) -> Result<ProcessOutput, HookFailure> {
         let view = &request.view;
-        let mut command = tokio::process::Command::new(&self.shell);
-        command
-            .arg("-c")
-            .arg(&self.command)
-            .current_dir(&self.cwd)
-            .envs(request.env.iter().map(|(k, v)| (k.as_str(), v.as_str())))
-            .envs(view.event.env())
-            .envs(&self.env)
-            .env("HOOKHOST_EVENT", view.event.name())
-            .env("HOOKHOST_HOOK", request.name)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            // Its own process group, so that a timeout can kill everything the hook started.
-            .process_group(0)
-            .kill_on_drop(true);
-        match view.call {
-            Some(call) => command.env("HOOKHOST_TOOL", call.tool),
-            None => command.env_remove("HOOKHOST_TOOL"),
+        // The agent's variables, the event's, the hook's own, then hookhost's (None removes an
+        // inherited one).
+        let env = request
+            .env
+            .iter()
+            .map(|(k, v)| (k.as_str(), Some(v.as_str())))
+            .chain(view.event.env().map(|(k, v)| (k, Some(v))))
+            .chain(self.env.iter().map(|(k, v)| (k.as_str(), Some(v.as_str()))));
+        let hook = HookCommand {
+            shell: &self.shell,
+            command: &self.command,
+            cwd: &self.cwd,
+            env: env
+                .chain([
+                    ("HOOKHOST_EVENT", Some(view.event.name())),
+                    ("HOOKHOST_HOOK", Some(request.name)),
+                    ("HOOKHOST_TOOL", view.call.map(|call| call.tool)),
+                    (
+                        "HOOKHOST_PHASE",
+                        view.spec.gate.then(|| view.phase.as_str()),
+                    ),
+                    ("HOOKHOST_SESSION_ID", view.event.session_id()),
+                ])
+                .collect(),
         };
-        match view.spec.gate {
-            true => command.env("HOOKHOST_PHASE", view.phase.as_str()),
-            false => command.env_remove("HOOKHOST_PHASE"),
-        };
-        match view.event.session_id() {
-            Some(id) => command.env("HOOKHOST_SESSION_ID", id),
-            None => command.env_remove("HOOKHOST_SESSION_ID"),
-        };
-
-        let mut child = command.spawn().map_err(|error| HookFailure::Spawn {
+        // The hook leads a session of its own. From here on, however this future ends
+        // (finished, timed out, or dropped by the caller), the whole session is killed.
+        let RunningHook {
+            mut session,
+            stdin,
+            stdout,
+            stderr,
+            mut exit,
+        } = hook.spawn().map_err(|error| HookFailure::Spawn {
             reason: if error.kind() == std::io::ErrorKind::NotFound && !self.cwd.is_dir() {
                 format!("working directory {} does not exist", self.cwd.display())
             } else {
                 format!("{}: {error}", self.shell.display())
             },
         })?;
-        // From here on, however this future ends (finished, timed out, or dropped by the
-        // caller), the whole group is killed.
-        let group = ProcessGroup(child.id().map(|pid| pid as libc::pid_t));
-
-        let stdin = child.stdin.take();
-        let stdout = child.stdout.take();
-        let stderr = child.stderr.take();
+        let (stdin, stdout, stderr) = (Some(stdin), Some(stdout), Some(stderr));
         let deadline = Instant::now() + request.timeout;
         let mut stdout_bytes = Vec::new();
 
@@ -138,10 +141,10 @@ impl CommandHook {
 
             let status = loop {
                 tokio::select! {
-                    status = child.wait() => break status,
+                    status = &mut exit => break status,
                     () = tokio::time::sleep_until(deadline) => {
-                        group.kill();
-                        let _ = child.wait().await;
+                        session.kill();
+                        let _ = (&mut exit).await;
                         return Err(HookFailure::TimedOut {
                             timeout_ms: request.timeout.as_millis() as u64,
                         });
@@ -149,8 +152,8 @@ impl CommandHook {
                     () = &mut write_stdin, if !stdin_done => stdin_done = true,
                     out = &mut read_stdout, if !stdout_done => {
                         if let Err(failure) = out {
-                            group.kill();
-                            let _ = child.wait().await;
+                            session.kill();
+                            let _ = (&mut exit).await;
                             return Err(failure);
                         }
                         stdout_done = true;
@@ -176,10 +179,13 @@ impl CommandHook {
             }
             status
         };
-        group.kill();
-        let status = status.map_err(|error| HookFailure::Spawn {
-            reason: format!("waiting for the hook failed: {error}"),
-        })?;
+        session.kill();
+        let status = status
+            .map_err(std::io::Error::other)
+            .and_then(|status| status)
+            .map_err(|error| HookFailure::Spawn {
+                reason: format!("waiting for the hook failed: {error}"),
+            })?;
 
         Ok(ProcessOutput {
             code: status.code(),
@@ -187,28 +193,6 @@ impl CommandHook {
             stdout: stdout_bytes,
             stderr: String::new(),
         })
-    }
-}
-
-/// Kills a process group (with SIGKILL) when asked or when dropped.
-struct ProcessGroup(Option<libc::pid_t>);
-
-impl ProcessGroup {
-    fn kill(&self) {
-        if let Some(pgid) = self.0 {
-            // SAFETY: kill(2) with a negative pid signals the group; it has no memory effects.
-            // The group was created for this hook (process_group(0)), and its leader is not
-            // reaped before the first kill on every path that can still have members running.
-            unsafe {
-                libc::kill(-pgid, libc::SIGKILL);
-            }
-        }
-    }
-}
-
-impl Drop for ProcessGroup {
-    fn drop(&mut self) {
-        self.kill();
     }
 }
 

@@ -35,6 +35,14 @@ pub enum PreToolResult {
     },
 }
 
+/// So that forgeflare's loop counts R6's blocks with one call:
+/// `blocks.record_guard(&result)` (see [`crate::BlockCounters::record_guard`]).
+impl crate::counters::GuardResult for PreToolResult {
+    fn is_block(&self) -> bool {
+        matches!(self, PreToolResult::Block { .. })
+    }
+}
+
 /// The PostToolUse outcome: a signal sets forgeflare's `signal_break` (R7).
 #[derive(Debug, PartialEq)]
 pub enum PostToolResult {

@@ -5,16 +5,10 @@ use std::time::{Duration, Instant};
 use hookhost::{Decision, HookFailure, HookRunner, ToolCall, Verdict};
 use serde_json::json;
 
-use crate::support::{Project, hook, wait_until_gone};
+use crate::support::{Project, hook, processes_with, wait_until_gone};
 
 async fn guard_block_message(runner: &HookRunner, input: serde_json::Value) -> String {
-    let outcome = runner
-        .pre_tool_use(ToolCall {
-            tool: "Bash",
-            input: &input,
-            tool_iterations: 1,
-        })
-        .await;
+    let outcome = runner.pre_tool_use(bash(&input)).await;
     match outcome.decision {
         Decision::Block(block) => block.message(),
         other => panic!(
@@ -22,6 +16,24 @@ async fn guard_block_message(runner: &HookRunner, input: serde_json::Value) -> S
             outcome.reports
         ),
     }
+}
+
+/// A Bash tool call with `input`.
+fn bash(input: &serde_json::Value) -> ToolCall<'_> {
+    ToolCall {
+        tool: "Bash",
+        input,
+        tool_iterations: 1,
+    }
+}
+
+/// Fails when a process with `marker` in its command line outlives the bound.
+fn assert_all_gone(marker: &str, what: &str) {
+    assert_eq!(
+        wait_until_gone(marker),
+        Vec::<String>::new(),
+        "{what}: processes left behind"
+    );
 }
 
 #[tokio::test]
@@ -45,11 +57,7 @@ async fn timeout_kills_the_whole_process_group_without_waiting_for_orphans() {
         "took {:?}",
         started.elapsed()
     );
-    assert_eq!(
-        wait_until_gone(marker),
-        Vec::<String>::new(),
-        "processes left behind"
-    );
+    assert_all_gone(marker, "the hook");
 }
 
 #[tokio::test]
@@ -69,11 +77,7 @@ async fn background_process_holding_stdout_does_not_stall_a_finished_hook() {
         "took {:?}",
         started.elapsed()
     );
-    assert_eq!(
-        wait_until_gone(marker),
-        Vec::<String>::new(),
-        "processes left behind"
-    );
+    assert_all_gone(marker, "the hook");
 }
 
 #[tokio::test]
@@ -234,6 +238,20 @@ async fn environment_and_working_directory() {
 }
 
 #[tokio::test]
+async fn a_hook_starts_with_default_signal_handling() {
+    let project = Project::new();
+    // With SIGPIPE at its default, `yes` dies of it (141) when `head` stops reading; the host
+    // ignores SIGPIPE, and an ignored signal would survive exec.
+    let runner = project.runner(&hook(
+        "PreToolUse",
+        r#"yes | head -n1 >/dev/null; echo "{\"action\":\"block\",\"reason\":\"${PIPESTATUS[0]}\"}""#,
+        "name = \"signals\"",
+    ));
+    let message = guard_block_message(&runner, json!({})).await;
+    assert_eq!(message, "blocked by signals: 141");
+}
+
+#[tokio::test]
 async fn missing_cwd_is_a_config_error_at_load() {
     let project = Project::new();
     let config = project.config(&hook("PreToolUse", "true", "cwd = \"nope\""));
@@ -316,4 +334,115 @@ async fn failure_kinds_are_typed_in_reports() {
         "returned invalid JSON: unknown action \"deny\"; a guard answers \"allow\" or \"block\""
     );
     assert!(details[2].contains("stdout was empty"), "{details:?}");
+}
+
+/// The shapes of real hook scripts that leave processes in other process groups of the hook's
+/// session. Each runs as a guard; `{m}` is the case's marker, in every sleeping command's
+/// argv, and nothing with it may outlive the call.
+#[tokio::test]
+async fn everything_the_hook_started_in_its_session_is_killed() {
+    const ALLOW: &str = r#"echo '{"action":"allow"}'"#;
+    let cases = [
+        // coreutils timeout moves itself into its own process group (bash forks it here: it
+        // is not the last command).
+        (
+            "timeout(1) when the hook times out",
+            "timeout 60 sleep {m}; {allow}",
+            "timed out after 300ms",
+        ),
+        (
+            "timeout(1) left in the background",
+            "timeout 60 sleep {m} >/dev/null 2>&1 & {allow}",
+            "Allow",
+        ),
+        ("job control", "set -m; sleep {m} & {allow}", "Allow"),
+        (
+            "job control in a subshell",
+            "(set -m; sleep {m} &) ; exit 0",
+            "returned invalid JSON: stdout was empty",
+        ),
+        ("nested bash", "bash -c 'sleep {m} &'; {allow}", "Allow"),
+        (
+            "timed out with children in other groups",
+            "set -m; sleep {m} & (set -m; sleep {m} >/dev/null &); timeout 60 sleep {m} & sleep {m}",
+            "timed out after 300ms",
+        ),
+    ];
+    let project = Project::new();
+    let input = json!({});
+    for (i, (name, command, expected)) in cases.into_iter().enumerate() {
+        let marker = format!("33.{i}0577");
+        let command = command.replace("{m}", &marker).replace("{allow}", ALLOW);
+        let runner = project.runner(&hook(
+            "PreToolUse",
+            &command,
+            "name = \"h\"\ntimeout_ms = 300",
+        ));
+        let outcome = runner.pre_tool_use(bash(&input)).await;
+        let result = match &outcome.reports[0].result {
+            Ok(verdict) => format!("{:?}", verdict.answer),
+            Err(failure) => failure.detailed(),
+        };
+        assert!(result.starts_with(expected), "{name}: {result}");
+        assert_all_gone(&marker, name);
+    }
+}
+
+#[tokio::test]
+async fn a_hook_whose_call_is_dropped_leaves_nothing_behind() {
+    let project = Project::new();
+    let marker = "33.9130577";
+    let runner = project.runner(&hook(
+        "PreToolUse",
+        &format!("set -m; sleep {marker} & timeout 60 sleep {marker}"),
+        "name = \"abandoned\"",
+    ));
+    let input = json!({});
+    let call = runner.pre_tool_use(bash(&input));
+    // The agent gives up on the call (its own deadline): the future is dropped mid-hook.
+    assert!(
+        tokio::time::timeout(Duration::from_millis(300), call)
+            .await
+            .is_err()
+    );
+    assert_all_gone(marker, "the hook");
+}
+
+#[tokio::test]
+async fn work_detached_with_setsid_survives_the_hook() {
+    let project = Project::new();
+    let marker = "33.8130577";
+    // The detached process says when it is in its own session, so the hook ends after that.
+    let runner = project.runner(&hook(
+        "PreToolUse",
+        &format!(
+            "setsid sh -c 'touch detached; exec sleep {marker}' >/dev/null 2>&1 &
+             while [ ! -e detached ]; do sleep 0.01; done
+             sleep {marker} &
+             echo '{{\"action\":\"allow\"}}'"
+        ),
+        "name = \"detacher\"",
+    ));
+    let input = json!({});
+    let outcome = runner.pre_tool_use(bash(&input)).await;
+    assert!(outcome.is_allowed(), "{:?}", outcome.reports);
+    // The plain background sleep goes; the detached one stays.
+    let mut left = processes_with(marker);
+    for _ in 0..100 {
+        if left.len() <= 1 {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+        left = processes_with(marker);
+    }
+    let pids: Vec<&str> = left.iter().map(|p| p.split(':').next().unwrap()).collect();
+    for pid in &pids {
+        let _ = std::process::Command::new("kill")
+            .args(["-9", pid])
+            .status();
+    }
+    assert_eq!(left.len(), 1, "only the detached sleep survives: {left:?}");
+    assert!(left[0].contains(&format!("sleep {marker}")), "{left:?}");
+    assert!(!left[0].contains("bash"), "{left:?}");
+    assert_all_gone(marker, "cleaning up");
 }

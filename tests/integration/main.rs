@@ -12,6 +12,7 @@ mod layers;
 mod lifecycle;
 mod lifecycle_examples;
 mod oci;
+mod robustness;
 mod support;
 mod walkthrough;
 mod wasm;

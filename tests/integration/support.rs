@@ -184,8 +184,7 @@ fn run_child_with_within(
     limit: std::time::Duration,
 ) -> String {
     use std::io::Read as _;
-    let mut child = std::process::Command::new(std::env::current_exe().unwrap())
-        .args(["--exact", test, "--nocapture", "--test-threads=1"])
+    let mut child = child_test(test)
         .envs(env.iter().copied())
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
@@ -219,4 +218,12 @@ fn run_child_with_within(
         Some(status) => assert!(status.success(), "{test} failed:\n{stdout}{stderr}"),
     }
     stdout
+}
+
+/// A command that runs one test of this binary alone; the caller sets the variable that makes
+/// the test do its work, and spawns it (several at once, for tests that need many processes).
+pub fn child_test(test: &str) -> std::process::Command {
+    let mut command = std::process::Command::new(std::env::current_exe().unwrap());
+    command.args(["--exact", test, "--nocapture", "--test-threads=1"]);
+    command
 }

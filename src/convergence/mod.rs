@@ -3,16 +3,25 @@
 //!
 //! Every write is atomic: the new content goes to `convergence.json.tmp` in the same directory,
 //! is fsynced, and is renamed over the file, so a crash leaves the old file or the new one,
-//! never an empty or partial one. Failures are warnings: they never change what the runner
-//! returns (R8 extends R5's fail-open rule to hookhost's own I/O).
+//! never an empty or partial one. Several processes (parallel agents in one project) may
+//! share the file: each read-modify-write holds an advisory lock on `convergence.json.lock`,
+//! so only one process at a time writes the temp file. Failures are warnings: they never
+//! change what the runner returns (R8 extends R5's fail-open rule to hookhost's own I/O), and
+//! observations that could not be written are named in the warning and kept for the store's
+//! next write.
 
 use std::fs;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
+
+mod lock;
+pub use lock::LOCK_WAIT;
+use lock::{FileLock, LockError};
 
 /// The file's content.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -52,7 +61,7 @@ pub struct FinalState {
 /// Why a convergence write failed.
 #[derive(Debug, thiserror::Error)]
 pub enum ConvergenceError {
-    /// Creating the directory, writing, syncing or renaming failed.
+    /// Creating the directory, locking, writing, syncing or renaming failed.
     #[error("cannot {action} {}", path.display())]
     Io {
         /// What was being done.
@@ -63,18 +72,44 @@ pub enum ConvergenceError {
         #[source]
         source: std::io::Error,
     },
+    /// Another process (another agent in the same project) held the lock for the whole wait,
+    /// so nothing was read, written or removed.
+    #[error(
+        "could not lock {} within {}ms: another process holds it; {consequence}",
+        lock.display(),
+        waited.as_millis()
+    )]
+    Locked {
+        /// The lock file.
+        lock: PathBuf,
+        /// How long this process waited.
+        waited: Duration,
+        /// What was not done, naming every observation not written, and what happens to it.
+        consequence: String,
+    },
 }
 
-/// Owns `convergence.json` for one runner: serializes its writes and remembers whether this
-/// session already wrote `final`.
+/// Owns `convergence.json` for one runner: serializes its writes (within this process by a
+/// mutex, across processes by a file lock) and remembers whether this session already wrote
+/// `final`.
 #[derive(Debug)]
 pub struct ConvergenceStore {
     dir: PathBuf,
     path: PathBuf,
     tmp: PathBuf,
-    /// One read-modify-write at a time, so concurrent PostToolUse calls lose nothing.
-    lock: Mutex<()>,
+    lock_file: PathBuf,
+    lock_wait: Duration,
+    /// One read-modify-write at a time in this process, so concurrent PostToolUse calls lose
+    /// nothing. Holds the observations a failed write could not record; the next write of
+    /// this store records them first.
+    unwritten: Mutex<Vec<Observation>>,
     final_written: AtomicBool,
+}
+
+/// What one write adds.
+enum Change<'a> {
+    Observations(&'a [Observation]),
+    Final(FinalState),
 }
 
 impl ConvergenceStore {
@@ -84,8 +119,10 @@ impl ConvergenceStore {
         ConvergenceStore {
             path: dir.join("convergence.json"),
             tmp: dir.join("convergence.json.tmp"),
+            lock_file: dir.join("convergence.json.lock"),
             dir,
-            lock: Mutex::new(()),
+            lock_wait: LOCK_WAIT,
+            unwritten: Mutex::new(Vec::new()),
             final_written: AtomicBool::new(false),
         }
     }
@@ -98,8 +135,13 @@ impl ConvergenceStore {
     /// Deletes the file, at startup: a stale file from an earlier run must not be read as
     /// this run's result. A file that does not exist is fine. Starts a new session.
     pub fn clear(&self) -> Result<(), ConvergenceError> {
-        let _guard = self.lock.lock().unwrap_or_else(|e| e.into_inner());
+        let mut unwritten = self.unwritten.lock().unwrap_or_else(|e| e.into_inner());
+        unwritten.clear();
         self.final_written.store(false, Ordering::SeqCst);
+        if !self.dir.is_dir() {
+            return Ok(());
+        }
+        let _lock = self.lock(|| "did not remove the stale convergence.json".to_string())?;
         match fs::remove_file(&self.path) {
             Ok(()) => Ok(()),
             Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(()),
@@ -112,16 +154,19 @@ impl ConvergenceStore {
     }
 
     /// Appends observations in one read-modify-write (R7/R8). Returns warnings about the
-    /// existing file (for example: it was corrupt and was moved aside).
+    /// existing file (for example: it was corrupt and was moved aside). Observations that
+    /// cannot be written are kept and written first by this store's next write; the error
+    /// names them when the lock was the cause.
     pub fn append_observations(
         &self,
         observations: &[Observation],
     ) -> Result<Vec<String>, ConvergenceError> {
-        self.update(|state| state.observations.extend_from_slice(observations))
+        self.update(Change::Observations(observations))
     }
 
     /// Writes `final`, once per session. Returns `Ok(None)` when this session already wrote it
-    /// (the first Stop of a session is the one the outer loop reads), else the warnings.
+    /// (the first Stop of a session is the one the outer loop reads), else the warnings. When
+    /// the write fails, the session has no `final` yet and the next Stop writes it.
     pub fn write_final(
         &self,
         final_state: FinalState,
@@ -129,24 +174,40 @@ impl ConvergenceStore {
         if self.final_written.swap(true, Ordering::SeqCst) {
             return Ok(None);
         }
-        self.update(move |state| state.final_state = Some(final_state))
-            .map(Some)
+        self.update(Change::Final(final_state)).map(Some)
     }
 
-    fn update(
-        &self,
-        change: impl FnOnce(&mut ConvergenceState),
-    ) -> Result<Vec<String>, ConvergenceError> {
-        let _guard = self.lock.lock().unwrap_or_else(|e| e.into_inner());
-        let io = |action: &'static str, path: &Path| {
-            let path = path.to_path_buf();
-            move |source| ConvergenceError::Io {
-                action,
-                path,
-                source,
+    fn update(&self, change: Change<'_>) -> Result<Vec<String>, ConvergenceError> {
+        let mut unwritten = self.unwritten.lock().unwrap_or_else(|e| e.into_inner());
+        let final_state = match change {
+            Change::Observations(observations) => {
+                unwritten.extend_from_slice(observations);
+                None
             }
+            Change::Final(final_state) => Some(final_state),
         };
+        match self.write(&unwritten, final_state.as_ref()) {
+            Ok(warnings) => {
+                unwritten.clear();
+                Ok(warnings)
+            }
+            Err(error) => {
+                if final_state.is_some() {
+                    self.final_written.store(false, Ordering::SeqCst);
+                }
+                Err(error)
+            }
+        }
+    }
+
+    /// One read-modify-write under the file lock.
+    fn write(
+        &self,
+        observations: &[Observation],
+        final_state: Option<&FinalState>,
+    ) -> Result<Vec<String>, ConvergenceError> {
         fs::create_dir_all(&self.dir).map_err(io("create directory", &self.dir))?;
+        let _lock = self.lock(|| not_written(observations, final_state))?;
         let mut warnings = Vec::new();
         let mut state = match fs::read(&self.path) {
             Ok(bytes) => match serde_json::from_slice::<ConvergenceState>(&bytes) {
@@ -171,10 +232,26 @@ impl ConvergenceStore {
             }
             Err(source) => return Err(io("read", &self.path)(source)),
         };
-        change(&mut state);
+        state.observations.extend_from_slice(observations);
+        if let Some(final_state) = final_state {
+            state.final_state = Some(final_state.clone());
+        }
         let json = serde_json::to_vec_pretty(&state).expect("convergence state serializes");
+        // Only the lock holder writes the spec's fixed temp name.
         write_atomically(&self.tmp, &self.path, &json)?;
         Ok(warnings)
+    }
+
+    /// Takes the cross-process lock; `consequence` says what a busy lock leaves undone.
+    fn lock(&self, consequence: impl FnOnce() -> String) -> Result<FileLock, ConvergenceError> {
+        FileLock::acquire(&self.lock_file, self.lock_wait).map_err(|error| match error {
+            LockError::Busy { waited } => ConvergenceError::Locked {
+                lock: self.lock_file.clone(),
+                waited,
+                consequence: consequence(),
+            },
+            LockError::Io(action, source) => io(action, &self.lock_file)(source),
+        })
     }
 
     /// Reads a convergence file, as the outer loop does after the agent exits.
@@ -184,17 +261,50 @@ impl ConvergenceStore {
     }
 }
 
+/// How many observations a lock warning names one by one.
+const NAMED_IN_WARNING: usize = 5;
+
+/// What a write that could not take the lock leaves undone, naming each observation (by its
+/// signal and batch) so that nothing is lost silently.
+fn not_written(observations: &[Observation], final_state: Option<&FinalState>) -> String {
+    let mut what = Vec::new();
+    let mut then = Vec::new();
+    if !observations.is_empty() {
+        let mut named: Vec<String> = observations
+            .iter()
+            .take(NAMED_IN_WARNING)
+            .map(|o| format!("{:?} at tool_iterations {}", o.signal, o.tool_iterations))
+            .collect();
+        if observations.len() > NAMED_IN_WARNING {
+            named.push(format!("{} more", observations.len() - NAMED_IN_WARNING));
+        }
+        let plural = if observations.len() == 1 { "" } else { "s" };
+        what.push(format!(
+            "{} observation{plural} ({})",
+            observations.len(),
+            named.join(", ")
+        ));
+        then.push("this runner keeps the observations and writes them with its next write");
+    }
+    if let Some(final_state) = final_state {
+        what.push(format!("`final` (reason {:?})", final_state.reason));
+        then.push("the next Stop of this session writes `final`");
+    }
+    format!("not written: {}; {}", what.join(" and "), then.join("; "))
+}
+
+fn io(action: &'static str, path: &Path) -> impl FnOnce(std::io::Error) -> ConvergenceError {
+    let path = path.to_path_buf();
+    move |source| ConvergenceError::Io {
+        action,
+        path,
+        source,
+    }
+}
+
 /// Write `bytes` to `tmp`, fsync it, rename it over `path`, then fsync the directory so the
 /// rename itself survives a crash.
 fn write_atomically(tmp: &Path, path: &Path, bytes: &[u8]) -> Result<(), ConvergenceError> {
-    let io = |action: &'static str, path: &Path| {
-        let path = path.to_path_buf();
-        move |source| ConvergenceError::Io {
-            action,
-            path,
-            source,
-        }
-    };
     let mut file = fs::File::create(tmp).map_err(io("create", tmp))?;
     file.write_all(bytes).map_err(io("write", tmp))?;
     file.sync_all().map_err(io("sync", tmp))?;
@@ -215,152 +325,4 @@ pub(crate) fn timestamp_now() -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn observation(signal: &str, iterations: usize) -> Observation {
-        Observation {
-            signal: signal.into(),
-            reason: format!("{signal} reason"),
-            tool_iterations: iterations,
-        }
-    }
-
-    fn final_state(reason: &str) -> FinalState {
-        FinalState {
-            reason: reason.into(),
-            tool_iterations: 22,
-            total_tokens: 45000,
-            timestamp: timestamp_now(),
-        }
-    }
-
-    #[test]
-    fn creates_directory_and_appends_json_level() {
-        let root = tempfile::tempdir().unwrap();
-        let store = ConvergenceStore::new(root.path().join(".forgeflare"));
-        store
-            .append_observations(&[observation("clean_test", 12)])
-            .unwrap();
-        store
-            .append_observations(&[
-                observation("stable_output", 18),
-                observation("lint_clean", 18),
-            ])
-            .unwrap();
-        let state = ConvergenceStore::read(store.path()).unwrap();
-        let signals: Vec<_> = state
-            .observations
-            .iter()
-            .map(|o| o.signal.as_str())
-            .collect();
-        assert_eq!(signals, ["clean_test", "stable_output", "lint_clean"]);
-        assert!(state.final_state.is_none());
-        assert!(
-            !root
-                .path()
-                .join(".forgeflare/convergence.json.tmp")
-                .exists()
-        );
-    }
-
-    #[test]
-    fn final_is_written_once_per_session_and_keeps_observations() {
-        let root = tempfile::tempdir().unwrap();
-        let store = ConvergenceStore::new(root.path());
-        store.append_observations(&[observation("a", 1)]).unwrap();
-        assert!(
-            store
-                .write_final(final_state("convergence_signal"))
-                .unwrap()
-                .is_some()
-        );
-        assert!(
-            store
-                .write_final(final_state("end_turn"))
-                .unwrap()
-                .is_none()
-        );
-        let text = fs::read_to_string(store.path()).unwrap();
-        let json: serde_json::Value = serde_json::from_str(&text).unwrap();
-        assert_eq!(json["final"]["reason"], "convergence_signal");
-        assert_eq!(json["final"]["total_tokens"], 45000);
-        assert_eq!(json["observations"][0]["signal"], "a");
-        let timestamp = json["final"]["timestamp"].as_str().unwrap();
-        assert!(
-            timestamp.ends_with('Z') && timestamp.len() == 20,
-            "{timestamp}"
-        );
-
-        store.clear().unwrap();
-        assert!(!store.path().exists());
-        assert!(
-            store
-                .write_final(final_state("end_turn"))
-                .unwrap()
-                .is_some()
-        );
-    }
-
-    #[test]
-    fn clear_of_missing_file_is_fine() {
-        let root = tempfile::tempdir().unwrap();
-        ConvergenceStore::new(root.path().join("nope"))
-            .clear()
-            .unwrap();
-    }
-
-    #[test]
-    fn corrupt_file_is_moved_aside_not_lost() {
-        let root = tempfile::tempdir().unwrap();
-        let store = ConvergenceStore::new(root.path());
-        fs::write(store.path(), "{ not json").unwrap();
-        let warnings = store.append_observations(&[observation("a", 1)]).unwrap();
-        assert_eq!(warnings.len(), 1);
-        assert!(warnings[0].contains("moved it to"), "{warnings:?}");
-        assert_eq!(
-            fs::read_to_string(root.path().join("convergence.json.corrupt")).unwrap(),
-            "{ not json"
-        );
-        assert_eq!(
-            ConvergenceStore::read(store.path())
-                .unwrap()
-                .observations
-                .len(),
-            1
-        );
-    }
-
-    #[test]
-    fn writes_go_through_a_temp_file_so_a_failed_write_leaves_the_old_file_whole() {
-        let root = tempfile::tempdir().unwrap();
-        let store = ConvergenceStore::new(root.path());
-        store
-            .append_observations(&[observation("kept", 1)])
-            .unwrap();
-        let before = fs::read(store.path()).unwrap();
-        // The temp path is taken by a directory: the write fails before touching the file.
-        fs::create_dir(root.path().join("convergence.json.tmp")).unwrap();
-        let error = store
-            .append_observations(&[observation("lost", 2)])
-            .unwrap_err();
-        assert!(error.to_string().starts_with("cannot create"), "{error}");
-        assert_eq!(fs::read(store.path()).unwrap(), before);
-    }
-
-    #[test]
-    fn write_failure_is_an_error_value_not_a_panic() {
-        let root = tempfile::tempdir().unwrap();
-        // A file where the directory should be.
-        let blocker = root.path().join(".forgeflare");
-        fs::write(&blocker, "").unwrap();
-        let store = ConvergenceStore::new(&blocker);
-        let error = store
-            .append_observations(&[observation("a", 1)])
-            .unwrap_err();
-        assert!(
-            error.to_string().contains("cannot create directory"),
-            "{error}"
-        );
-    }
-}
+mod tests;
