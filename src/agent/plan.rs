@@ -61,12 +61,13 @@ impl Plan {
             Decision::Allow | Decision::Warn(_) => {}
         }
         if let (None, Some(input)) = (&plan.block, &outcome.updated_input) {
-            plan.rewritten_by = outcome
-                .reports
-                .iter()
-                .filter(|report| matches!(&report.result, Ok(v) if v.updated_input.is_some()))
-                .map(|report| report.name.clone())
-                .collect();
+            for report in &outcome.reports {
+                let rewrote = matches!(&report.result, Ok(v) if v.updated_input.is_some());
+                // A guard shown the final input again reports twice.
+                if rewrote && !plan.rewritten_by.contains(&report.name) {
+                    plan.rewritten_by.push(report.name.clone());
+                }
+            }
             if spec.rewrite {
                 plan.rewrite = Some(input.clone());
             } else {

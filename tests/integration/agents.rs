@@ -300,7 +300,8 @@ fn a_configuration_that_does_not_load_denies_tool_calls_and_says_why() {
             "{reason}"
         );
         assert!(
-            reason.contains("unknown key `comand`; did you mean `command`?"),
+            reason.contains("hooks.toml:1:1: hook #1: a hook needs exactly one of `command`")
+                && reason.contains("(and 1 more)"),
             "{reason}"
         );
         assert!(reason.ends_with("(tool blocked by default)"), "{reason}");
