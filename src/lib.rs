@@ -52,6 +52,7 @@
 //! # Ok(()) }
 //! ```
 
+pub mod agent;
 pub mod approvals;
 pub mod bundle;
 pub mod config;

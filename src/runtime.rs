@@ -30,6 +30,8 @@ pub(crate) struct HookRequest<'a> {
 pub(crate) struct EventCache {
     forgeflare: OnceLock<Vec<u8>>,
     claude: OnceLock<Vec<u8>>,
+    copilot: OnceLock<Vec<u8>>,
+    gemini: OnceLock<Vec<u8>>,
     input: OnceLock<String>,
     payload: OnceLock<String>,
 }
@@ -40,6 +42,8 @@ impl HookRequest<'_> {
         let slot = match protocol {
             Protocol::Forgeflare | Protocol::ExitCode => &self.cache.forgeflare,
             Protocol::Claude => &self.cache.claude,
+            Protocol::Copilot => &self.cache.copilot,
+            Protocol::Gemini => &self.cache.gemini,
         };
         slot.get_or_init(|| protocol.stdin(&self.view))
     }

@@ -1,11 +1,13 @@
 //! Command-line interface: parse arguments, call the library, render the result.
 
+mod agent_hook;
 mod allow;
 mod bench;
 mod bundle;
 mod check;
 mod event;
 mod fire;
+mod import;
 mod input;
 mod new;
 #[cfg(feature = "oci")]
@@ -105,6 +107,32 @@ enum Command {
                             hookhost allow --revoke"
     )]
     Allow(allow::AllowArgs),
+    /// The hook command of Claude Code, Copilot CLI or Gemini CLI: read the agent's event on
+    /// stdin, run the hooks, answer in the agent's format.
+    #[command(
+        after_help = "Runs the layered configuration of the event's cwd (the user's hooks.toml, the project's, \
+                            hooks.local.toml): wasm, command and every other hook. Answers as the agent reads it: exit 0 \
+                            with JSON (deny, ask, allow, rewritten input, context, stop, a message), or exit 2 where the \
+                            agent reads an answer only from the exit status. A configuration that does not load denies \
+                            tool calls with a message naming the problem.\n\n\
+                            Settings entries (README: \"Agents\"):\n  \
+                            Claude Code  .claude/settings.json  {\"type\": \"command\", \"command\": \"hookhost agent-hook --format claude\"}\n  \
+                            Copilot CLI  .github/hooks/hookhost.json  {\"type\": \"command\", \"bash\": \"hookhost agent-hook --format copilot --event preToolUse\"}\n  \
+                            Gemini CLI   .gemini/settings.json  {\"type\": \"command\", \"command\": \"hookhost agent-hook --format gemini\"}\n\n\
+                            Example:\n  echo '{\"hook_event_name\":\"PreToolUse\",\"cwd\":\".\",\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"rm -rf /\"}}' | hookhost agent-hook --format claude"
+    )]
+    AgentHook(agent_hook::AgentHookArgs),
+    /// Write a hooks.toml from Claude Code's, Copilot CLI's and Gemini CLI's hook settings.
+    #[command(
+        after_help = "Reads .claude/settings.json, .claude/settings.local.json, .github/hooks/*.json and \
+                            .gemini/settings.json. Each hook keeps its agent's protocol (claude, copilot, gemini), \
+                            so its script runs unchanged; matchers and timeouts are converted, and everything that \
+                            cannot be carried over is listed. Never replaces an existing file without --force.\n\n\
+                            Exit status: 0 written (or --dry-run), 1 error.\n\n\
+                            Examples:\n  hookhost import --dry-run\n  hookhost import --from claude\n  \
+                            hookhost import --output .forgeflare/hooks.toml --force"
+    )]
+    Import(import::ImportArgs),
     /// Create a hook crate on hook-sdk, ready to build for wasm32-wasip2.
     #[command(
         after_help = "Examples:\n  hookhost new no-force-push\n  hookhost new my-guard --sdk-path ../hookhost/hook-sdk"
@@ -300,6 +328,8 @@ pub fn run() -> Result<ExitCode> {
         Command::Check(args) => check::run(args),
         Command::Fire(args) => runtime.block_on(fire::run(args)),
         Command::Replay(args) => runtime.block_on(replay::run(args)),
+        Command::AgentHook(args) => runtime.block_on(agent_hook::run(args)),
+        Command::Import(args) => import::run(args),
         Command::New(args) => new::run(args),
         Command::Allow(args) => allow::run(args),
         Command::Bench(args) => runtime.block_on(bench::run(args)),

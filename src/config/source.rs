@@ -187,7 +187,7 @@ fn parse_env_table(
     ok.then_some(env)
 }
 
-/// `protocol = "forgeflare" | "claude" | "exit-code"` (command hooks).
+/// `protocol = "forgeflare" | "claude" | "exit-code" | "copilot" | "gemini"` (command hooks).
 fn parse_protocol(hook: &HookTable<'_, '_>, sink: &mut Problems<'_>) -> Option<Protocol> {
     let Some((name, span)) = hook.string("protocol", sink) else {
         return hook
@@ -206,8 +206,8 @@ fn parse_protocol(hook: &HookTable<'_, '_>, sink: &mut Problems<'_>) -> Option<P
                     "unknown protocol {}; a command hook speaks {} (the default), {} or {}",
                     crate::text::quote(&name),
                     names[0],
-                    names[1],
-                    names[2]
+                    names[1..names.len() - 1].join(", "),
+                    names[names.len() - 1]
                 ),
             );
             None

@@ -7,10 +7,14 @@
 //! | `"forgeflare"` (default) | hookhost's JSON: forgeflare's fields (`event`, `phase`, `tool`, `input`, ...) | exit 0 and `{"action": ...}` on stdout |
 //! | `"claude"` | Claude Code's JSON (`hook_event_name`, `tool_name`, `tool_input`, ...) | exit 0 with optional JSON (`decision`, `hookSpecificOutput`, ...), exit 2 blocks with stderr as the reason |
 //! | `"exit-code"` | hookhost's JSON (scripts may ignore it); the event in `HOOKHOST_*` variables | exit 0 go on, 1 warn, 2 block, 3+ an error |
+//! | `"copilot"` | Copilot CLI's camelCase JSON (`toolName`, `toolArgs` as a JSON string, ...) | Copilot's: flat `permissionDecision`, `modifiedArgs`, `decision`, `additionalContext`; exit 2 denies a tool call |
+//! | `"gemini"` | Gemini CLI's JSON (`hook_event_name: "BeforeTool"`, ...) | Gemini's: `decision: "deny"`, `hookSpecificOutput.tool_input` (merged), exit 2 refuses with stderr |
 
 pub(crate) mod claude;
+pub(crate) mod copilot;
 pub mod exit_code;
 pub(crate) mod forgeflare;
+pub(crate) mod gemini;
 
 use std::fmt;
 
@@ -30,14 +34,20 @@ pub enum Protocol {
     Claude,
     /// The exit status is the answer (Fresher's convention).
     ExitCode,
+    /// Copilot CLI's: a `.github/hooks` script runs unchanged.
+    Copilot,
+    /// Gemini CLI's: a `.gemini/settings.json` script runs unchanged.
+    Gemini,
 }
 
 impl Protocol {
     /// Every protocol, with its hooks.toml spelling.
-    pub const ALL: [(Protocol, &'static str); 3] = [
+    pub const ALL: [(Protocol, &'static str); 5] = [
         (Protocol::Forgeflare, "forgeflare"),
         (Protocol::Claude, "claude"),
         (Protocol::ExitCode, "exit-code"),
+        (Protocol::Copilot, "copilot"),
+        (Protocol::Gemini, "gemini"),
     ];
 
     /// The hooks.toml spelling.
@@ -62,6 +72,8 @@ impl Protocol {
         match self {
             Protocol::Forgeflare | Protocol::ExitCode => forgeflare::stdin(view),
             Protocol::Claude => claude::stdin(view),
+            Protocol::Copilot => copilot::stdin(view),
+            Protocol::Gemini => gemini::stdin(view),
         }
     }
 
@@ -77,6 +89,8 @@ impl Protocol {
             Protocol::Forgeflare => forgeflare::answer(view, output),
             Protocol::Claude => claude::answer(view, output),
             Protocol::ExitCode => exit_code::answer(output, codes),
+            Protocol::Copilot => copilot::answer(view, output),
+            Protocol::Gemini => gemini::answer(view, output),
         }
     }
 }

@@ -1,5 +1,6 @@
 //! Integration tests, in one binary (each extra test binary links everything again).
 
+mod agents;
 mod bundle;
 mod cli;
 mod cli_input;

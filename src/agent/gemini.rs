@@ -1,0 +1,297 @@
+//! Gemini CLI (`--format gemini`), per geminicli.com/docs/hooks/reference and its source
+//! (`packages/core/src/hooks/`).
+//!
+//! Its payload is snake_case like Claude Code's, with its own event names: BeforeTool is
+//! PreToolUse, AfterTool PostToolUse, BeforeAgent UserPromptSubmit, AfterAgent Stop,
+//! PreCompress PreCompact; SessionStart, SessionEnd and Notification keep theirs; BeforeModel,
+//! AfterModel and BeforeToolSelection are custom events under their own names.
+//!
+//! Answers: top-level `decision` (`deny` refuses, `ask` asks the user on BeforeTool, `allow`)
+//! with `reason`; `continue: false` with `stopReason`; `systemMessage`; `hookSpecificOutput`
+//! with `additionalContext` (BeforeAgent, AfterTool, SessionStart) and, on BeforeTool,
+//! `tool_input`. Gemini merges `tool_input` over the model's arguments (a shallow merge): a
+//! key it names replaces the model's, a key it leaves out keeps the model's value. A rewrite
+//! that removes a top-level key therefore cannot be said; hookhost denies that call instead of
+//! letting it run with the key a guard removed.
+
+use serde_json::{Map, Value, json};
+
+use super::{
+    AgentError, AgentEvent, AgentEventSpec, AgentFormat, AgentReply, BlockAs, ContextAs, Plan,
+    from_snake, given_name, resolve_name,
+};
+
+const BASE: AgentEventSpec = AgentEventSpec {
+    agent: "",
+    hookhost: "",
+    block: BlockAs::Nothing,
+    ask: false,
+    approve: false,
+    rewrite: false,
+    context: ContextAs::Nothing,
+    stop: false,
+    message: true,
+};
+
+/// Gemini CLI's events (its `HookEventName` enum) and what it reads on each.
+pub static EVENTS: [AgentEventSpec; 11] = [
+    AgentEventSpec {
+        agent: "BeforeTool",
+        hookhost: "PreToolUse",
+        block: BlockAs::Decision,
+        ask: true,
+        approve: true,
+        rewrite: true,
+        stop: true,
+        ..BASE
+    },
+    AgentEventSpec {
+        agent: "AfterTool",
+        hookhost: "PostToolUse",
+        block: BlockAs::Decision,
+        context: ContextAs::Specific,
+        stop: true,
+        ..BASE
+    },
+    AgentEventSpec {
+        agent: "BeforeAgent",
+        hookhost: "UserPromptSubmit",
+        block: BlockAs::Decision,
+        context: ContextAs::Specific,
+        stop: true,
+        ..BASE
+    },
+    AgentEventSpec {
+        agent: "AfterAgent",
+        hookhost: "Stop",
+        block: BlockAs::Decision,
+        stop: true,
+        ..BASE
+    },
+    AgentEventSpec {
+        agent: "SessionStart",
+        hookhost: "SessionStart",
+        context: ContextAs::Specific,
+        ..BASE
+    },
+    AgentEventSpec {
+        agent: "SessionEnd",
+        hookhost: "SessionEnd",
+        ..BASE
+    },
+    AgentEventSpec {
+        agent: "PreCompress",
+        hookhost: "PreCompact",
+        ..BASE
+    },
+    AgentEventSpec {
+        agent: "Notification",
+        hookhost: "Notification",
+        ..BASE
+    },
+    AgentEventSpec {
+        agent: "BeforeModel",
+        hookhost: "BeforeModel",
+        block: BlockAs::Decision,
+        stop: true,
+        ..BASE
+    },
+    AgentEventSpec {
+        agent: "AfterModel",
+        hookhost: "AfterModel",
+        block: BlockAs::Decision,
+        stop: true,
+        ..BASE
+    },
+    // No decision, continue or systemMessage here: only `toolConfig`.
+    AgentEventSpec {
+        agent: "BeforeToolSelection",
+        hookhost: "BeforeToolSelection",
+        message: false,
+        ..BASE
+    },
+];
+
+/// An event Gemini CLI adds later: `decision: "deny"` and `continue: false` are its generic
+/// answers.
+pub static OTHER: AgentEventSpec = AgentEventSpec {
+    agent: "(other)",
+    hookhost: "(other)",
+    block: BlockAs::Decision,
+    stop: true,
+    ..BASE
+};
+
+/// Gemini's name for the event hookhost calls `hookhost` (a custom event keeps its name).
+pub fn agent_name(hookhost: &str) -> &str {
+    EVENTS
+        .iter()
+        .find(|spec| spec.hookhost == hookhost)
+        .map_or(hookhost, |spec| spec.agent)
+}
+
+/// Reads Gemini CLI's payload.
+pub(super) fn parse(
+    object: Map<String, Value>,
+    event: Option<&str>,
+) -> Result<AgentEvent, AgentError> {
+    let given = given_name(
+        AgentFormat::Gemini,
+        &object,
+        event,
+        "the payload has no hook_event_name; pass --event NAME",
+    )?;
+    let name = resolve_name(AgentFormat::Gemini, given)?;
+    from_snake(AgentFormat::Gemini, name, object)
+}
+
+/// The top-level keys of `original` that `rewritten` leaves out: a shallow merge keeps them.
+pub(crate) fn removed_keys(original: Option<&Value>, rewritten: &Value) -> Vec<String> {
+    match (original, rewritten) {
+        (Some(Value::Object(original)), Value::Object(rewritten)) => original
+            .keys()
+            .filter(|key| !rewritten.contains_key(*key))
+            .cloned()
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// Gemini CLI's answer for `plan`.
+pub(super) fn render(spec: &AgentEventSpec, plan: &mut Plan) -> AgentReply {
+    if let Some(rewritten) = &plan.rewrite {
+        let removed = removed_keys(plan.original.as_ref(), rewritten);
+        let refused = if !rewritten.is_object() {
+            Some("made it something other than a JSON object".to_string())
+        } else if !removed.is_empty() {
+            Some(format!("removed {}", removed.join(", ")))
+        } else {
+            None
+        };
+        if let Some(what) = refused {
+            let reason = format!(
+                "hookhost: {} rewrote the tool input and {what}; Gemini CLI merges a rewrite over the model's arguments and cannot apply that, so the call is denied rather than run with an input no guard approved",
+                plan.rewriters()
+            );
+            plan.refuse(spec, reason);
+        }
+    }
+    let mut out = Map::new();
+    let mut specific = Map::new();
+    let mut messages: Vec<&str> = Vec::new();
+    let (decision, reason) = match (&plan.block, &plan.ask) {
+        (Some(reason), _) if spec.block == BlockAs::Decision => (Some("deny"), Some(reason)),
+        (None, Some(reason)) => {
+            // Gemini shows `systemMessage` when it asks.
+            messages.push(reason);
+            (Some("ask"), Some(reason))
+        }
+        (None, None) if plan.approve => (Some("allow"), None),
+        _ => (None, None),
+    };
+    if let Some(decision) = decision {
+        out.insert("decision".into(), json!(decision));
+    }
+    if let Some(reason) = reason {
+        out.insert("reason".into(), json!(reason));
+    }
+    if let Some(input) = &plan.rewrite {
+        specific.insert("tool_input".into(), input.clone());
+    }
+    if let (ContextAs::Specific, Some(context)) = (spec.context, &plan.context) {
+        specific.insert("additionalContext".into(), json!(context));
+    }
+    if let Some(reason) = &plan.stop {
+        out.insert("continue".into(), json!(false));
+        out.insert("stopReason".into(), json!(reason));
+    }
+    messages.extend(plan.message.as_deref());
+    if !messages.is_empty() {
+        out.insert("systemMessage".into(), json!(messages.join("\n")));
+    }
+    if !specific.is_empty() {
+        specific.insert("hookEventName".into(), json!(spec.agent));
+        out.insert("hookSpecificOutput".into(), Value::Object(specific));
+    }
+    AgentReply {
+        stdout: if out.is_empty() {
+            String::new()
+        } else {
+            Value::Object(out).to_string()
+        },
+        stderr: String::new(),
+        exit_code: 0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::super::parse_event;
+    use super::super::tests_support::{assert_reply, outcome, reply};
+    use super::*;
+    use crate::Verdict;
+
+    #[test]
+    fn payloads_become_events() {
+        #[rustfmt::skip]
+        let cases = [
+            (r#"{"session_id":"abc123","transcript_path":"/t.json","cwd":"/p","hook_event_name":"BeforeTool","timestamp":"2025-12-01T10:30:00Z","tool_name":"run_shell_command","tool_input":{"command":"rm -rf /"}}"#, "PreToolUse", true),
+            (r#"{"session_id":"a","cwd":"/p","hook_event_name":"AfterTool","timestamp":"t","tool_name":"read_file","tool_input":{"path":"a"},"tool_response":{"llmContent":"x","returnDisplay":"x"}}"#, "PostToolUse", true),
+            (r#"{"session_id":"a","cwd":"/p","hook_event_name":"BeforeAgent","timestamp":"t","prompt":"hi"}"#, "UserPromptSubmit", false),
+            (r#"{"session_id":"a","cwd":"/p","hook_event_name":"AfterAgent","timestamp":"t","prompt":"hi","prompt_response":"done","stop_hook_active":false}"#, "Stop", false),
+            (r#"{"session_id":"a","cwd":"/p","hook_event_name":"PreCompress","timestamp":"t","trigger":"auto"}"#, "PreCompact", false),
+            (r#"{"session_id":"a","cwd":"/p","hook_event_name":"BeforeModel","timestamp":"t","llm_request":{"model":"m"}}"#, "BeforeModel", false),
+            (r#"{"session_id":"a","cwd":"/p","hook_event_name":"Notification","timestamp":"t","notification_type":"ToolPermission","message":"m","details":{}}"#, "Notification", false),
+        ];
+        for (stdin, name, has_tool) in cases {
+            let event = parse_event(AgentFormat::Gemini, stdin, None).unwrap();
+            assert_eq!(
+                (event.name.as_str(), event.tool.is_some()),
+                (name, has_tool),
+                "{stdin}"
+            );
+        }
+        let post = parse_event(AgentFormat::Gemini, cases[1].0, None).unwrap();
+        assert!(
+            post.fields
+                .iter()
+                .any(|(k, v)| k == "result" && v["llmContent"] == "x")
+        );
+    }
+
+    #[test]
+    fn answers_as_gemini_reads_them() {
+        let input = json!({"command": "npm test", "dir_path": "."});
+        #[rustfmt::skip]
+        let cases: Vec<(&str, &str, Vec<(&str, Verdict)>, (&str, &str, u8))> = vec![
+            ("nothing to say", "PreToolUse", vec![("g", Verdict::allow())], ("", "", 0)),
+            ("deny", "PreToolUse", vec![("g", Verdict::block("no"))], (r#"{"decision":"deny","reason":"blocked by g: no"}"#, "", 0)),
+            ("ask", "PreToolUse", vec![("g", Verdict::ask("sure?"))], (r#"{"decision":"ask","reason":"g: sure?","systemMessage":"g: sure?"}"#, "", 0)),
+            ("approve", "PreToolUse", vec![("g", Verdict::approve())], (r#"{"decision":"allow"}"#, "", 0)),
+            ("rewrite", "PreToolUse", vec![("g", Verdict::allow().with_updated_input(json!({"command":"pnpm test","dir_path":"."})))],
+                (r#"{"hookSpecificOutput":{"hookEventName":"BeforeTool","tool_input":{"command":"pnpm test","dir_path":"."}}}"#, "", 0)),
+            ("a rewrite that removes a key is denied", "PreToolUse", vec![("g", Verdict::allow().with_updated_input(json!({"command":"pnpm test"})))],
+                (r#"{"decision":"deny","reason":"hookhost: g rewrote the tool input and removed dir_path; Gemini CLI merges a rewrite over the model's arguments and cannot apply that, so the call is denied rather than run with an input no guard approved"}"#, "", 0)),
+            ("stop", "PreToolUse", vec![("g", Verdict::allow().with_stop("done"))], (r#"{"continue":false,"stopReason":"g: done"}"#, "", 0)),
+            ("warning", "PreToolUse", vec![("g", Verdict::warn("slow"))], (r#"{"systemMessage":"g: slow"}"#, "", 0)),
+            ("after tool deny hides the output", "PostToolUse", vec![("g", Verdict::block("a secret"))], (r#"{"decision":"deny","reason":"blocked by g: a secret"}"#, "", 0)),
+            ("after tool context", "PostToolUse", vec![("g", Verdict::allow().with_context("c"))], (r#"{"hookSpecificOutput":{"additionalContext":"c","hookEventName":"AfterTool"}}"#, "", 0)),
+            ("prompt deny", "UserPromptSubmit", vec![("g", Verdict::block("secret"))], (r#"{"decision":"deny","reason":"blocked by g: secret"}"#, "", 0)),
+            ("after agent retry", "Stop", vec![("g", Verdict::block("fix the lint"))], (r#"{"decision":"deny","reason":"fix the lint"}"#, "", 0)),
+            ("after agent context is dropped", "Stop", vec![("g", Verdict::allow().with_context("c"))], ("", "hookhost: Gemini CLI does not read context (c) on AfterAgent\n", 0)),
+            ("session context", "SessionStart", vec![("g", Verdict::allow().with_context("branch main"))], (r#"{"hookSpecificOutput":{"additionalContext":"branch main","hookEventName":"SessionStart"}}"#, "", 0)),
+            ("compaction is advisory", "PreCompact", vec![("g", Verdict::block("not now"))], ("", "hookhost: Gemini CLI does not read a block (blocked by g: not now) on PreCompress\n", 0)),
+        ];
+        for (name, event, verdicts, expected) in cases {
+            let got = reply(
+                AgentFormat::Gemini,
+                event,
+                Some(&input),
+                &outcome(event, &verdicts),
+            );
+            assert_reply(name, &got, expected);
+        }
+    }
+}

@@ -1,0 +1,406 @@
+//! `hookhost import`: the hooks of Claude Code's, Copilot CLI's and Gemini CLI's settings files,
+//! as a hooks.toml whose hooks behave as they did under their agent.
+//!
+//! Each imported hook keeps its agent's protocol (`claude`, `copilot`, `gemini`), so that its
+//! script reads the input it was written for and is read as its agent read it: a Copilot
+//! script parses `toolArgs`, a Gemini script answers `decision: "deny"`, and neither would
+//! under another protocol. Matchers keep their agent's meaning (Claude Code's semantics are
+//! hookhost's `matcher`; Copilot's anchored regexes become `{ regex = "^(?:...)$" }`; Gemini's
+//! unanchored tool regexes `{ regex = ... }` and its exact lifecycle names `{ exact = ... }`),
+//! timeouts become milliseconds (the agent's default where none is set), and a PreToolUse hook
+//! whose agent goes on when it fails gets `on_failure = "allow"`. What cannot be carried over
+//! is reported, hook by hook.
+
+mod claude;
+mod copilot;
+mod gemini;
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use super::AgentFormat;
+use crate::config::{Config, ConfigError};
+use crate::event::catalog;
+use crate::matcher::ToolMatcher;
+
+/// hooks.toml's largest `timeout_ms` (an hour).
+const MAX_TIMEOUT_MS: u64 = 3_600_000;
+
+/// The largest settings file read.
+const SETTINGS_MAX_BYTES: u64 = 4 << 20;
+
+/// One agent settings file to import.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Source {
+    /// Whose file it is.
+    pub format: AgentFormat,
+    /// Where it is.
+    pub path: PathBuf,
+}
+
+/// A hooks.toml made from agent settings, and what could not be carried over.
+#[derive(Debug, Clone)]
+pub struct Imported {
+    /// The hooks.toml text (validated).
+    pub toml: String,
+    /// How many hooks it holds.
+    pub hooks: usize,
+    /// What was left out or changed, one line each, naming the file and the hook.
+    pub notes: Vec<String>,
+}
+
+/// Why the settings could not be imported.
+#[derive(Debug, thiserror::Error)]
+pub enum ImportError {
+    /// A settings file could not be read.
+    #[error("cannot read {}", path.display())]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        #[source]
+        source: std::io::Error,
+    },
+    /// A settings file is larger than hookhost reads.
+    #[error("{} is larger than {SETTINGS_MAX_BYTES} bytes; it is not a settings file", path.display())]
+    TooLarge {
+        /// The file.
+        path: PathBuf,
+    },
+    /// A settings file is not JSON.
+    #[error("{} is not JSON", path.display())]
+    Json {
+        /// The file.
+        path: PathBuf,
+        /// The parser's error.
+        #[source]
+        source: serde_json::Error,
+    },
+    /// The generated hooks.toml does not validate (a hook hookhost cannot express).
+    #[error("the imported hooks do not form a valid hooks.toml")]
+    Invalid(#[source] ConfigError),
+}
+
+/// One hook, as it will be written.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Hook {
+    /// Where it came from, for the comment above it.
+    pub(crate) origin: String,
+    pub(crate) name: Option<String>,
+    /// hookhost's event name.
+    pub(crate) event: String,
+    pub(crate) matcher: Option<Matcher>,
+    pub(crate) command: String,
+    pub(crate) protocol: &'static str,
+    pub(crate) timeout_ms: u64,
+    pub(crate) background: bool,
+    pub(crate) cwd: Option<String>,
+    pub(crate) env: Vec<(String, String)>,
+    pub(crate) enabled: bool,
+}
+
+/// A matcher in hooks.toml's terms.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Matcher {
+    /// `matcher = "..."`: Claude Code's semantics.
+    Claude(String),
+    /// `matcher = { regex = "..." }`: unanchored.
+    Regex(String),
+    /// `matcher = { exact = "..." }`.
+    Exact(String),
+}
+
+/// What one settings file gave: hooks, and notes on what did not carry over.
+#[derive(Debug, Default)]
+pub(crate) struct Found {
+    pub(crate) hooks: Vec<Hook>,
+    pub(crate) notes: Vec<String>,
+}
+
+impl Found {
+    pub(crate) fn note(&mut self, origin: &str, text: impl std::fmt::Display) {
+        self.notes.push(format!("{origin}: {text}"));
+    }
+}
+
+/// The agent settings files of the project in `dir` (only `only`'s, when given), in a fixed
+/// order: `.claude/settings.json`, `.claude/settings.local.json`, `.github/hooks/*.json` by
+/// name, `.gemini/settings.json`.
+pub fn sources(dir: &Path, only: Option<AgentFormat>) -> Vec<Source> {
+    let mut found = Vec::new();
+    let mut add = |format: AgentFormat, path: PathBuf| {
+        if only.is_none_or(|only| only == format) && path.is_file() {
+            found.push(Source { format, path });
+        }
+    };
+    add(AgentFormat::Claude, dir.join(".claude/settings.json"));
+    add(AgentFormat::Claude, dir.join(".claude/settings.local.json"));
+    let mut copilot: Vec<PathBuf> = std::fs::read_dir(dir.join(".github/hooks"))
+        .map(|entries| {
+            entries
+                .flatten()
+                .map(|entry| entry.path())
+                .filter(|path| path.extension().is_some_and(|ext| ext == "json"))
+                .collect()
+        })
+        .unwrap_or_default();
+    copilot.sort();
+    for path in copilot {
+        add(AgentFormat::Copilot, path);
+    }
+    add(AgentFormat::Gemini, dir.join(".gemini/settings.json"));
+    found
+}
+
+/// Imports every file of `sources`; `base` is the directory their names are shown relative
+/// to, and `output` the path the hooks.toml will have (for validation messages).
+pub fn import(sources: &[Source], base: &Path, output: &Path) -> Result<Imported, ImportError> {
+    let mut all = Found::default();
+    for source in sources {
+        let text = read(&source.path)?;
+        let json: Value = serde_json::from_str(&text).map_err(|error| ImportError::Json {
+            path: source.path.clone(),
+            source: error,
+        })?;
+        let label = source
+            .path
+            .strip_prefix(base)
+            .unwrap_or(&source.path)
+            .display()
+            .to_string();
+        let found = match source.format {
+            AgentFormat::Claude => claude::hooks(&json, &label),
+            AgentFormat::Copilot => copilot::hooks(&json, &label),
+            AgentFormat::Gemini => gemini::hooks(&json, &label),
+        };
+        all.notes.extend(found.notes);
+        for hook in found.hooks {
+            match catalog::lookalike(&hook.event) {
+                Some(meant) => all.notes.push(format!(
+                    "{}: not imported: hooks.toml reads the event name {} as a misspelling of {}, so no hook can be configured for it",
+                    hook.origin, hook.event, meant.name
+                )),
+                None => all.hooks.push(hook),
+            }
+        }
+    }
+    name_hooks(&mut all.hooks);
+    let labels: Vec<String> = sources
+        .iter()
+        .map(|s| {
+            s.path
+                .strip_prefix(base)
+                .unwrap_or(&s.path)
+                .display()
+                .to_string()
+        })
+        .collect();
+    let toml = write_toml(&all.hooks, &labels);
+    Config::parse(&toml, output).map_err(ImportError::Invalid)?;
+    Ok(Imported {
+        toml,
+        hooks: all.hooks.len(),
+        notes: all.notes,
+    })
+}
+
+fn read(path: &Path) -> Result<String, ImportError> {
+    use std::io::Read as _;
+    let file = std::fs::File::open(path).map_err(|source| ImportError::Read {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let mut text = String::new();
+    file.take(SETTINGS_MAX_BYTES + 1)
+        .read_to_string(&mut text)
+        .map_err(|source| ImportError::Read {
+            path: path.to_path_buf(),
+            source,
+        })?;
+    if text.len() as u64 > SETTINGS_MAX_BYTES {
+        return Err(ImportError::TooLarge {
+            path: path.to_path_buf(),
+        });
+    }
+    Ok(text)
+}
+
+/// Gives every hook a short, unique name (messages say `blocked by NAME: ...`): its own
+/// (Gemini's `name`), else the script it runs (`block-rm.sh`), else `{protocol}-{event}`.
+pub(crate) fn name_hooks(hooks: &mut [Hook]) {
+    let mut taken: Vec<String> = Vec::with_capacity(hooks.len());
+    for hook in hooks {
+        let base = hook.name.clone().unwrap_or_else(|| {
+            script_name(&hook.command)
+                .unwrap_or_else(|| format!("{}-{}", hook.protocol, hook.event))
+        });
+        let mut name = base.clone();
+        let mut n = 1;
+        while taken.contains(&name) {
+            n += 1;
+            name = format!("{base} ({n})");
+        }
+        taken.push(name.clone());
+        hook.name = Some(name);
+    }
+}
+
+/// The file name of the first word of `command` that looks like a script: a path, or a name
+/// with a script's extension.
+fn script_name(command: &str) -> Option<String> {
+    const EXTENSIONS: &[&str] = &[".sh", ".bash", ".py", ".js", ".mjs", ".ts", ".rb", ".pl"];
+    command
+        .split_whitespace()
+        .map(|word| word.trim_matches(['"', '\'']))
+        .find(|word| word.contains('/') || EXTENSIONS.iter().any(|ext| word.ends_with(ext)))
+        .and_then(|word| word.rsplit('/').next())
+        .filter(|name| !name.is_empty() && !name.contains('$'))
+        .map(str::to_string)
+}
+
+/// A TOML string literal.
+fn quote(text: &str) -> String {
+    toml::Value::String(text.to_string()).to_string()
+}
+
+fn write_toml(hooks: &[Hook], sources: &[String]) -> String {
+    let mut out = format!(
+        "# Imported by `hookhost import` from {}.\n# Each hook keeps its agent's protocol, so that its script runs unchanged. Review, then commit.\n",
+        sources.join(", ")
+    );
+    for hook in hooks {
+        let _ = write!(out, "\n# {}\n[[hooks]]\n", hook.origin);
+        if let Some(name) = &hook.name {
+            let _ = writeln!(out, "name = {}", quote(name));
+        }
+        let _ = writeln!(out, "event = {}", quote(&hook.event));
+        match &hook.matcher {
+            Some(Matcher::Claude(m)) => {
+                let _ = writeln!(out, "matcher = {}", quote(m));
+            }
+            Some(Matcher::Regex(m)) => {
+                let _ = writeln!(out, "matcher = {{ regex = {} }}", quote(m));
+            }
+            Some(Matcher::Exact(m)) => {
+                let _ = writeln!(out, "matcher = {{ exact = {} }}", quote(m));
+            }
+            None => {}
+        }
+        let _ = writeln!(out, "command = {}", quote(&hook.command));
+        let _ = writeln!(out, "protocol = {}", quote(hook.protocol));
+        let _ = writeln!(out, "timeout_ms = {}", hook.timeout_ms);
+        if hook.background {
+            out.push_str("async = true\n");
+        } else if catalog::spec(&hook.event).fail_closed {
+            out.push_str(
+                "on_failure = \"allow\"           # its agent goes on when it fails or times out\n",
+            );
+        }
+        if let Some(cwd) = &hook.cwd {
+            let _ = writeln!(out, "cwd = {}", quote(cwd));
+        }
+        if !hook.env.is_empty() {
+            let pairs: Vec<String> = hook
+                .env
+                .iter()
+                .map(|(k, v)| format!("{} = {}", quote(k), quote(v)))
+                .collect();
+            let _ = writeln!(out, "env = {{ {} }}", pairs.join(", "));
+        }
+        if !hook.enabled {
+            out.push_str("enabled = false\n");
+        }
+    }
+    out
+}
+
+/// A timeout in seconds (the agent's unit) as `timeout_ms`, capped at hookhost's maximum.
+pub(crate) fn seconds_to_ms(seconds: f64, found: &mut Found, origin: &str) -> u64 {
+    let ms = (seconds * 1000.0).round();
+    clamp_ms(ms, found, origin)
+}
+
+/// A timeout in milliseconds, within hookhost's bounds.
+pub(crate) fn clamp_ms(ms: f64, found: &mut Found, origin: &str) -> u64 {
+    if !(ms >= 1.0) {
+        found.note(
+            origin,
+            format!("timeout of {ms} ms is not positive; using 1 ms"),
+        );
+        return 1;
+    }
+    if ms > MAX_TIMEOUT_MS as f64 {
+        found.note(
+            origin,
+            format!("timeout of {ms} ms is capped at hookhost's maximum, {MAX_TIMEOUT_MS} ms"),
+        );
+        return MAX_TIMEOUT_MS;
+    }
+    ms as u64
+}
+
+/// `program arg...` as one shell command line (exec forms, `args` arrays).
+pub(crate) fn shell_join(program: &str, args: &[Value]) -> String {
+    let mut words = vec![shell_word(program)];
+    words.extend(args.iter().map(|arg| match arg {
+        Value::String(text) => shell_word(text),
+        other => shell_word(&other.to_string()),
+    }));
+    words.join(" ")
+}
+
+fn shell_word(word: &str) -> String {
+    let plain = !word.is_empty()
+        && word
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "_./:=@%+-,".contains(c));
+    if plain {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', r"'\''"))
+    }
+}
+
+/// True for a settings entry that runs hookhost itself: importing it would make every event
+/// run hookhost twice, the second time from inside itself.
+pub(crate) fn is_hookhost(command: &str) -> bool {
+    command.contains("hookhost agent-hook")
+}
+
+/// Checks that a matcher loads in hookhost (Rust's regex syntax is not JavaScript's).
+pub(crate) fn check_matcher(matcher: &Matcher) -> Result<(), String> {
+    match matcher {
+        Matcher::Claude(m) => ToolMatcher::claude(m).map(|_| ()),
+        Matcher::Regex(m) => ToolMatcher::regex(m).map(|_| ()),
+        Matcher::Exact(_) => Ok(()),
+    }
+}
+
+/// The environment of a handler (`env`), as pairs; values that are not strings are noted.
+pub(crate) fn env_pairs(handler: &Value, found: &mut Found, origin: &str) -> Vec<(String, String)> {
+    let Some(env) = handler.get("env").and_then(Value::as_object) else {
+        return Vec::new();
+    };
+    env.iter()
+        .filter_map(|(key, value)| match value {
+            Value::String(text) => {
+                if text.contains('$') {
+                    found.note(
+                        origin,
+                        format!("env {key} = {text:?} is passed literally (hookhost does not expand variables in `env`)"),
+                    );
+                }
+                Some((key.clone(), text.clone()))
+            }
+            other => {
+                found.note(origin, format!("env {key} is not a string ({other}); left out"));
+                None
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests;

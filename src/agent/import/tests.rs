@@ -1,0 +1,235 @@
+//! Each agent's settings, imported: the hooks.toml written, and the notes.
+
+use serde_json::json;
+
+use super::{Found, claude, copilot, gemini, name_hooks, write_toml};
+use crate::Config;
+
+/// The hooks.toml of one settings file (validated), and its notes.
+fn imported(mut found: Found) -> (String, Vec<String>) {
+    name_hooks(&mut found.hooks);
+    let toml = write_toml(&found.hooks, &["settings".to_string()]);
+    if let Err(error) = Config::parse(&toml, "hooks.toml") {
+        panic!("{error}\n{toml}");
+    }
+    // The comments say where each hook came from; the tests look at the keys.
+    let keys: Vec<&str> = toml
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+        .collect();
+    (keys.join("\n"), found.notes)
+}
+
+#[test]
+fn claude_settings() {
+    let settings = json!({"hooks": {
+        "PreToolUse": [
+            {"matcher": "Bash", "hooks": [
+                {"type": "command", "command": "${CLAUDE_PROJECT_DIR}/.claude/hooks/block-rm.sh", "timeout": 30, "if": "Bash(rm *)"},
+                {"type": "http", "url": "https://example.com/hook"},
+            ]},
+            {"matcher": "Edit|Write", "hooks": [{"type": "command", "command": "lint", "args": ["--file", "a b"]}]},
+            {"matcher": "*", "hooks": [{"type": "command", "command": "hookhost agent-hook --format claude"}]},
+        ],
+        "UserPromptSubmit": [{"hooks": [{"type": "command", "command": "inject.sh"}]}],
+        "Stop": [{"matcher": "ignored", "hooks": [{"type": "command", "command": "log.sh", "async": true}]}],
+        "ConfigChange": [{"matcher": "user_settings", "hooks": [{"type": "command", "command": "audit.sh"}]}],
+        "PreToolUSE": [{"hooks": [{"type": "command", "command": "typo.sh"}]}],
+    }});
+    let (toml, notes) = imported(claude::hooks(&settings, ".claude/settings.json"));
+    assert_eq!(
+        toml,
+        r#"[[hooks]]
+name = "audit.sh"
+event = "ConfigChange"
+command = "audit.sh"
+protocol = "claude"
+timeout_ms = 600000
+[[hooks]]
+name = "block-rm.sh"
+event = "PreToolUse"
+matcher = "Bash"
+command = "${CLAUDE_PROJECT_DIR}/.claude/hooks/block-rm.sh"
+protocol = "claude"
+timeout_ms = 30000
+on_failure = "allow"           # its agent goes on when it fails or times out
+[[hooks]]
+name = "claude-PreToolUse"
+event = "PreToolUse"
+matcher = "Edit|Write"
+command = "lint --file 'a b'"
+protocol = "claude"
+timeout_ms = 600000
+on_failure = "allow"           # its agent goes on when it fails or times out
+[[hooks]]
+name = "log.sh"
+event = "Stop"
+command = "log.sh"
+protocol = "claude"
+timeout_ms = 600000
+async = true
+[[hooks]]
+name = "inject.sh"
+event = "UserPromptSubmit"
+command = "inject.sh"
+protocol = "claude"
+timeout_ms = 30000"#
+    );
+    #[rustfmt::skip]
+    let expected = [
+        "ConfigChange matcher \"user_settings\": the matcher is not carried over",
+        "PreToolUse matcher \"Bash\" (group 1, hook 1): the condition `if: Bash(rm *)` is not carried over",
+        "PreToolUse matcher \"Bash\" (group 1, hook 2): not imported: a `http` hook",
+        "(group 3, hook 1): skipped: it runs hookhost itself",
+        "unknown Claude Code event \"PreToolUSE\": did you mean PreToolUse?",
+        "Stop matcher \"ignored\" (group 1, hook 1): async: runs in the background",
+    ];
+    for text in expected {
+        assert!(
+            notes.iter().any(|n| n.contains(text)),
+            "{text} not in {notes:#?}"
+        );
+    }
+    assert_eq!(notes.len(), expected.len(), "{notes:#?}");
+}
+
+#[test]
+fn claude_disable_all_hooks_keeps_them_off() {
+    let settings = json!({"disableAllHooks": true, "hooks": {"Stop": [{"hooks": [{"type": "command", "command": "x"}]}]}});
+    let (toml, notes) = imported(claude::hooks(&settings, "s"));
+    assert!(toml.ends_with("enabled = false"), "{toml}");
+    assert!(notes[0].contains("disableAllHooks is true"));
+}
+
+#[test]
+fn copilot_hook_files() {
+    let settings = json!({"version": 1, "hooks": {
+        "preToolUse": [
+            {"type": "command", "bash": "./scripts/check.sh", "powershell": "./scripts/check.ps1", "cwd": ".", "env": {"LOG_LEVEL": "INFO", "HOME_DIR": "$HOME"}, "timeoutSec": 10, "matcher": "bash|edit"},
+            {"type": "command", "powershell": "./only.ps1"},
+            {"exec": "node", "args": ["guard.js", "--strict"]},
+        ],
+        "agentStop": [{"type": "command", "command": "./stop.sh", "matcher": "x"}],
+        "PreToolUse": [{"type": "command", "bash": "./claude-style.sh"}],
+        "sessionStart": [{"type": "prompt", "prompt": "hello"}],
+    }});
+    let (toml, notes) = imported(copilot::hooks(&settings, ".github/hooks/guard.json"));
+    assert_eq!(
+        toml,
+        r#"[[hooks]]
+name = "stop.sh"
+event = "Stop"
+command = "./stop.sh"
+protocol = "copilot"
+timeout_ms = 30000
+[[hooks]]
+name = "check.sh"
+event = "PreToolUse"
+matcher = { regex = "^(?:bash|edit)$" }
+command = "./scripts/check.sh"
+protocol = "copilot"
+timeout_ms = 10000
+on_failure = "allow"           # its agent goes on when it fails or times out
+cwd = "."
+env = { "HOME_DIR" = "$HOME", "LOG_LEVEL" = "INFO" }
+[[hooks]]
+name = "guard.js"
+event = "PreToolUse"
+command = "node guard.js --strict"
+protocol = "copilot"
+timeout_ms = 30000
+on_failure = "allow"           # its agent goes on when it fails or times out"#
+    );
+    #[rustfmt::skip]
+    let expected = [
+        "the matcher \"x\" is left out: Copilot CLI matches nothing on agentStop",
+        "PreToolUse: not imported: under this PascalCase name",
+        "env HOME_DIR = \"$HOME\" is passed literally",
+        "preToolUse (hook 2): not imported: only a `powershell` command",
+        "sessionStart (hook 1): not imported: a `prompt` hook",
+    ];
+    for text in expected {
+        assert!(
+            notes.iter().any(|n| n.contains(text)),
+            "{text} not in {notes:#?}"
+        );
+    }
+    assert_eq!(notes.len(), expected.len(), "{notes:#?}");
+    let (_, notes) = imported(copilot::hooks(
+        &json!({"version": 2, "hooks": {}}),
+        "f.json",
+    ));
+    assert!(notes[0].contains("`version` is 2, not 1"), "{notes:?}");
+}
+
+#[test]
+fn gemini_settings() {
+    let settings = json!({
+        "hooksConfig": {"enabled": true, "disabled": ["noisy"]},
+        "hooks": {
+            "BeforeTool": [{"matcher": "write_file|replace", "sequential": true, "hooks": [
+                {"name": "security-check", "type": "command", "command": "$GEMINI_PROJECT_DIR/.gemini/hooks/security.sh", "timeout": 5000},
+                {"name": "noisy", "type": "command", "command": "noisy.sh"},
+            ]}, {"matcher": "(?<=x)y", "hooks": [{"name": "security-check", "command": "look.sh"}]}],
+            "SessionStart": [{"matcher": "startup", "hooks": [{"command": "ctx.sh"}]}],
+            "AfterAgent": [{"matcher": "x", "hooks": [{"command": "retry.sh", "timeout": 7200000}]}],
+            "enabled": true,
+        }
+    });
+    let (toml, notes) = imported(gemini::hooks(&settings, ".gemini/settings.json"));
+    assert_eq!(
+        toml,
+        r#"[[hooks]]
+name = "retry.sh"
+event = "Stop"
+command = "retry.sh"
+protocol = "gemini"
+timeout_ms = 3600000
+[[hooks]]
+name = "security-check"
+event = "PreToolUse"
+matcher = { regex = "write_file|replace" }
+command = "$GEMINI_PROJECT_DIR/.gemini/hooks/security.sh"
+protocol = "gemini"
+timeout_ms = 5000
+on_failure = "allow"           # its agent goes on when it fails or times out
+[[hooks]]
+name = "noisy"
+event = "PreToolUse"
+matcher = { regex = "write_file|replace" }
+command = "noisy.sh"
+protocol = "gemini"
+timeout_ms = 60000
+on_failure = "allow"           # its agent goes on when it fails or times out
+enabled = false
+[[hooks]]
+name = "security-check (2)"
+event = "PreToolUse"
+matcher = { exact = "(?<=x)y" }
+command = "look.sh"
+protocol = "gemini"
+timeout_ms = 60000
+on_failure = "allow"           # its agent goes on when it fails or times out
+[[hooks]]
+name = "ctx.sh"
+event = "SessionStart"
+matcher = { exact = "startup" }
+command = "ctx.sh"
+protocol = "gemini"
+timeout_ms = 60000"#
+    );
+    #[rustfmt::skip]
+    let expected = [
+        "AfterAgent matcher \"x\" (group 1): the matcher \"x\" is left out",
+        "timeout of 7200000 ms is capped at hookhost's maximum, 3600000 ms",
+        "\"(?<=x)y\" is not a regular expression hookhost reads; compared as an exact tool name",
+        "hooks.enabled is not a list of hook groups",
+    ];
+    for text in expected {
+        assert!(
+            notes.iter().any(|n| n.contains(text)),
+            "{text} not in {notes:#?}"
+        );
+    }
+    assert_eq!(notes.len(), expected.len(), "{notes:#?}");
+}

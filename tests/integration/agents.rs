@@ -1,0 +1,529 @@
+//! `hookhost agent-hook` and `hookhost import` through the real binary, with recorded events of
+//! Claude Code, Copilot CLI and Gemini CLI (the shapes of their hooks references), wasm and
+//! command guards, and the agents' own hook scripts (jq, grep, exit 2).
+
+use std::io::Write as _;
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+use serde_json::{Value, json};
+
+use crate::support::{Project, build_fixture};
+
+/// What the binary answered: stdout, stderr, exit status.
+struct Reply {
+    stdout: String,
+    stderr: String,
+    code: i32,
+}
+
+impl Reply {
+    /// stdout as JSON (`null` when empty).
+    fn json(&self) -> Value {
+        if self.stdout.trim().is_empty() {
+            return Value::Null;
+        }
+        serde_json::from_str(&self.stdout).unwrap_or_else(|e| {
+            panic!(
+                "stdout is not JSON ({e}): {}\nstderr: {}",
+                self.stdout, self.stderr
+            )
+        })
+    }
+}
+
+fn hookhost(project: &Project, args: &[&str], stdin: &str) -> Reply {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hookhost"))
+        .args(args)
+        .current_dir(project.root())
+        // Hermetic: no user configuration, approvals or cache of whoever runs the tests.
+        .env("HOOKHOST_CONFIG_DIR", project.path(".no-user-config"))
+        .env("HOOKHOST_DATA_DIR", project.path(".no-user-data"))
+        .env(
+            "HOOKHOST_CACHE_DIR",
+            Path::new(env!("CARGO_TARGET_TMPDIR")).join("compile-cache"),
+        )
+        .env_remove("CLAUDE_PROJECT_DIR")
+        .env_remove("GEMINI_PROJECT_DIR")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    Reply {
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        code: out.status.code().unwrap_or(-1),
+    }
+}
+
+/// Runs `hookhost agent-hook --format FORMAT [--event EVENT]` with `stdin`, after putting the
+/// project's directory in the event's `cwd`.
+fn agent_hook(project: &Project, format: &str, event: Option<&str>, stdin: &str) -> Reply {
+    let stdin = stdin.replace("PROJECT", &project.root().display().to_string());
+    let mut args = vec!["agent-hook", "--format", format];
+    if let Some(event) = event {
+        args.extend(["--event", event]);
+    }
+    hookhost(project, &args, &stdin)
+}
+
+/// jq is how people write these hooks; the tests need it (CI installs it).
+fn require_jq() {
+    let found = Command::new("jq")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    assert!(
+        found,
+        "these tests run hook scripts that use jq: install it (apt-get install jq)"
+    );
+}
+
+/// The answerer fixture as a guard of `event`, answering what `config` says.
+fn answerer(event: &str, matcher: Option<&str>, config: Value) -> String {
+    let mut table = String::new();
+    for (key, value) in config.as_object().unwrap() {
+        table.push_str(&format!("{key} = {}\n", toml_value(value)));
+    }
+    format!(
+        "[[hooks]]\nname = \"wasm-guard\"\nevent = \"{event}\"\n{}wasm = '{}'\n[hooks.config]\n{table}\n",
+        matcher
+            .map(|m| format!("matcher = {{ exact = \"{m}\" }}\n"))
+            .unwrap_or_default(),
+        build_fixture("answerer").display()
+    )
+}
+
+fn toml_value(value: &Value) -> String {
+    match value {
+        Value::Object(object) => format!(
+            "{{ {} }}",
+            object
+                .iter()
+                .map(|(k, v)| format!("{k} = {}", toml_value(v)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        other => other.to_string(),
+    }
+}
+
+// Recorded events, as each agent's hooks reference shows them (`cwd` filled in per project).
+const CLAUDE_PRE: &str = r#"{"session_id":"abc123","prompt_id":"550e8400-e29b","transcript_path":"/home/user/.claude/projects/x/transcript.jsonl","cwd":"PROJECT","permission_mode":"default","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"npm test","description":"Run test suite","timeout":120000,"run_in_background":false},"tool_use_id":"toolu_01ABC123"}"#;
+const CLAUDE_PERMISSION: &str = r#"{"session_id":"abc123","transcript_path":"/t.jsonl","cwd":"PROJECT","permission_mode":"default","hook_event_name":"PermissionRequest","tool_name":"Bash","tool_input":{"command":"rm -rf node_modules","description":"Remove node_modules directory"},"permission_suggestions":[{"type":"addRules","rules":[{"toolName":"Bash","ruleContent":"rm -rf node_modules"}],"behavior":"allow","destination":"localSettings"}]}"#;
+const CLAUDE_PROMPT: &str = r#"{"session_id":"abc123","transcript_path":"/t.jsonl","cwd":"PROJECT","permission_mode":"default","hook_event_name":"UserPromptSubmit","prompt":"Write a function to calculate the factorial of a number"}"#;
+const CLAUDE_POST: &str = r#"{"session_id":"abc123","transcript_path":"/t.jsonl","cwd":"PROJECT","permission_mode":"default","hook_event_name":"PostToolUse","tool_name":"Write","tool_input":{"file_path":"/path/to/file.txt","content":"file content"},"tool_response":{"filePath":"/path/to/file.txt","type":"create"},"tool_use_id":"toolu_01ABC123","duration_ms":12}"#;
+const CLAUDE_STOP: &str = r#"{"session_id":"abc123","transcript_path":"/t.jsonl","cwd":"PROJECT","permission_mode":"default","hook_event_name":"Stop","stop_hook_active":true,"last_assistant_message":"I've completed the refactoring...","background_tasks":[],"session_crons":[]}"#;
+const CLAUDE_START: &str = r#"{"session_id":"abc123","transcript_path":"/t.jsonl","cwd":"PROJECT","hook_event_name":"SessionStart","source":"startup","model":"claude-opus-5"}"#;
+const COPILOT_PRE: &str = r#"{"sessionId":"s1","timestamp":1704614600000,"cwd":"PROJECT","toolName":"bash","toolArgs":"{\"command\":\"rm -rf dist\",\"description\":\"Clean build directory\"}"}"#;
+const COPILOT_POST: &str = r#"{"sessionId":"s1","timestamp":1704614700000,"cwd":"PROJECT","toolName":"bash","toolArgs":"{\"command\":\"npm test\"}","toolResult":{"resultType":"success","textResultForLlm":"All tests passed"}}"#;
+const COPILOT_FAILURE: &str = r#"{"sessionId":"s1","timestamp":1704614700000,"cwd":"PROJECT","toolName":"bash","toolArgs":"{\"command\":\"npm test\"}","error":"Exit code 1"}"#;
+const COPILOT_START: &str = r#"{"sessionId":"s1","timestamp":1704614500000,"cwd":"PROJECT","source":"new","initialPrompt":"fix the build"}"#;
+const COPILOT_STOP: &str = r#"{"sessionId":"s1","timestamp":1704614800000,"cwd":"PROJECT","transcriptPath":"/t.jsonl","stopReason":"end_turn","stop_hook_active":false}"#;
+const GEMINI_BEFORE_TOOL: &str = r#"{"session_id":"abc123","transcript_path":"/path/to/transcript.json","cwd":"PROJECT","hook_event_name":"BeforeTool","timestamp":"2025-12-01T10:30:00Z","tool_name":"run_shell_command","tool_input":{"command":"npm test","description":"tests","dir_path":"."}}"#;
+const GEMINI_BEFORE_AGENT: &str = r#"{"session_id":"abc123","transcript_path":"/t.json","cwd":"PROJECT","hook_event_name":"BeforeAgent","timestamp":"2025-12-01T10:30:00Z","prompt":"refactor the parser"}"#;
+const GEMINI_AFTER_AGENT: &str = r#"{"session_id":"abc123","transcript_path":"/t.json","cwd":"PROJECT","hook_event_name":"AfterAgent","timestamp":"2025-12-01T10:31:00Z","prompt":"refactor the parser","prompt_response":"Done.","stop_hook_active":false}"#;
+const GEMINI_AFTER_TOOL: &str = r#"{"session_id":"abc123","transcript_path":"/t.json","cwd":"PROJECT","hook_event_name":"AfterTool","timestamp":"2025-12-01T10:30:05Z","tool_name":"read_file","tool_input":{"absolute_path":"/p/.env"},"tool_response":{"llmContent":"KEY=secret","returnDisplay":"KEY=secret"}}"#;
+
+/// One round trip: the agent, its event, hookhost's event, the wasm guard's answer, and what
+/// the agent must read back.
+type Case = (
+    &'static str,
+    &'static str,
+    Option<&'static str>,
+    &'static str,
+    &'static str,
+    Value,
+    Value,
+    i32,
+);
+
+#[test]
+fn every_agent_reads_deny_ask_allow_rewrite_context_and_stop_in_its_own_format() {
+    #[rustfmt::skip]
+    let cases: Vec<Case> = vec![
+        // Claude Code.
+        ("claude deny", "claude", None, CLAUDE_PRE, "PreToolUse", json!({"answer": "block", "reason": "no tests on Fridays"}),
+            json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "blocked by wasm-guard: no tests on Fridays"}}), 0),
+        ("claude ask", "claude", None, CLAUDE_PRE, "PreToolUse", json!({"answer": "ask", "reason": "run it?"}),
+            json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "ask", "permissionDecisionReason": "wasm-guard: run it?"}}), 0),
+        ("claude allow", "claude", None, CLAUDE_PRE, "PreToolUse", json!({"answer": "allow"}), Value::Null, 0),
+        ("claude approved rewrite", "claude", None, CLAUDE_PRE, "PreToolUse", json!({"answer": "approve", "updated_input": {"command": "npm test -- --bail"}}),
+            json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow", "updatedInput": {"command": "npm test -- --bail"}}}), 0),
+        ("claude permission deny", "claude", None, CLAUDE_PERMISSION, "PermissionRequest", json!({"answer": "block", "reason": "not here"}),
+            json!({"hookSpecificOutput": {"hookEventName": "PermissionRequest", "decision": {"behavior": "deny", "message": "blocked by wasm-guard: not here"}}}), 0),
+        ("claude prompt context", "claude", None, CLAUDE_PROMPT, "UserPromptSubmit", json!({"context": "the repo uses cargo"}),
+            json!({"hookSpecificOutput": {"hookEventName": "UserPromptSubmit", "additionalContext": "the repo uses cargo"}}), 0),
+        ("claude post context", "claude", None, CLAUDE_POST, "PostToolUse", json!({"context": "file written"}),
+            json!({"hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": "file written"}}), 0),
+        ("claude stop block", "claude", None, CLAUDE_STOP, "Stop", json!({"answer": "block", "reason": "run the tests first"}),
+            json!({"decision": "block", "reason": "run the tests first"}), 0),
+        ("claude stop", "claude", None, CLAUDE_PRE, "PreToolUse", json!({"stop": "budget spent", "message": "bye"}),
+            json!({"continue": false, "stopReason": "wasm-guard: budget spent", "systemMessage": "wasm-guard: bye"}), 0),
+        ("claude session context", "claude", None, CLAUDE_START, "SessionStart", json!({"context": "branch main"}),
+            json!({"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": "branch main"}}), 0),
+        // Copilot CLI.
+        ("copilot deny", "copilot", Some("preToolUse"), COPILOT_PRE, "PreToolUse", json!({"answer": "block", "reason": "no rm"}),
+            json!({"permissionDecision": "deny", "permissionDecisionReason": "blocked by wasm-guard: no rm"}), 0),
+        ("copilot ask", "copilot", Some("preToolUse"), COPILOT_PRE, "PreToolUse", json!({"answer": "ask", "reason": "sure?"}),
+            json!({"permissionDecision": "ask", "permissionDecisionReason": "wasm-guard: sure?"}), 0),
+        ("copilot allow", "copilot", Some("preToolUse"), COPILOT_PRE, "PreToolUse", json!({"answer": "allow"}), Value::Null, 0),
+        ("copilot rewrite", "copilot", Some("preToolUse"), COPILOT_PRE, "PreToolUse", json!({"updated_input": {"command": "rm -r dist"}}),
+            json!({"modifiedArgs": {"command": "rm -r dist"}}), 0),
+        // The wasm guard saw `toolArgs` parsed into an object.
+        ("copilot post context", "copilot", Some("postToolUse"), COPILOT_POST, "PostToolUse", json!({"context_from_input": true}),
+            json!({"additionalContext": "{\"command\":\"npm test\"}"}), 0),
+        // Copilot reads this context only from stdout after exit status 2.
+        ("copilot failure context", "copilot", Some("postToolUseFailure"), COPILOT_FAILURE, "PostToolUseFailure", json!({"context": "the port is taken"}), json!("the port is taken\n"), 2),
+        ("copilot session context", "copilot", Some("sessionStart"), COPILOT_START, "SessionStart", json!({"context": "branch main"}),
+            json!({"additionalContext": "branch main"}), 0),
+        ("copilot stop block", "copilot", Some("agentStop"), COPILOT_STOP, "Stop", json!({"answer": "block", "reason": "tests are red"}),
+            json!({"decision": "block", "reason": "tests are red"}), 0),
+        // Gemini CLI.
+        ("gemini deny", "gemini", None, GEMINI_BEFORE_TOOL, "PreToolUse", json!({"answer": "block", "reason": "no"}),
+            json!({"decision": "deny", "reason": "blocked by wasm-guard: no"}), 0),
+        ("gemini ask", "gemini", None, GEMINI_BEFORE_TOOL, "PreToolUse", json!({"answer": "ask", "reason": "sure?"}),
+            json!({"decision": "ask", "reason": "wasm-guard: sure?", "systemMessage": "wasm-guard: sure?"}), 0),
+        ("gemini allow", "gemini", None, GEMINI_BEFORE_TOOL, "PreToolUse", json!({"answer": "allow"}), Value::Null, 0),
+        ("gemini rewrite", "gemini", None, GEMINI_BEFORE_TOOL, "PreToolUse", json!({"updated_input": {"command": "npm test -- --bail", "description": "tests", "dir_path": "."}}),
+            json!({"hookSpecificOutput": {"hookEventName": "BeforeTool", "tool_input": {"command": "npm test -- --bail", "description": "tests", "dir_path": "."}}}), 0),
+        ("gemini rewrite that drops a key", "gemini", None, GEMINI_BEFORE_TOOL, "PreToolUse", json!({"updated_input": {"command": "npm test"}}),
+            json!({"decision": "deny", "reason": "hookhost: wasm-guard rewrote the tool input and removed description, dir_path; Gemini CLI merges a rewrite over the model's arguments and cannot apply that, so the call is denied rather than run with an input no guard approved"}), 0),
+        ("gemini prompt context", "gemini", None, GEMINI_BEFORE_AGENT, "UserPromptSubmit", json!({"context": "branch main"}),
+            json!({"hookSpecificOutput": {"hookEventName": "BeforeAgent", "additionalContext": "branch main"}}), 0),
+        ("gemini after tool hides output", "gemini", None, GEMINI_AFTER_TOOL, "PostToolUse", json!({"answer": "block", "reason": "a secret"}),
+            json!({"decision": "deny", "reason": "blocked by wasm-guard: a secret"}), 0),
+        ("gemini after agent retry", "gemini", None, GEMINI_AFTER_AGENT, "Stop", json!({"answer": "block", "reason": "add a test"}),
+            json!({"decision": "deny", "reason": "add a test"}), 0),
+        ("gemini stop", "gemini", None, GEMINI_AFTER_AGENT, "Stop", json!({"stop": "done for today"}),
+            json!({"continue": false, "stopReason": "wasm-guard: done for today"}), 0),
+    ];
+    let project = Project::new();
+    for (name, format, event, stdin, hookhost_event, config, expected, code) in cases {
+        project.config(&answerer(hookhost_event, None, config));
+        let reply = agent_hook(&project, format, event, stdin);
+        let got = match code {
+            2 => Value::String(reply.stdout.clone()),
+            _ => reply.json(),
+        };
+        assert_eq!(got, expected, "{name}: stderr: {}", reply.stderr);
+        assert_eq!(reply.code, code, "{name}: stderr: {}", reply.stderr);
+    }
+}
+
+#[test]
+fn a_wasm_guard_and_a_command_guard_both_act_for_every_agent() {
+    let command_guard = r#"
+[[hooks]]
+name = "no-rm-rf"
+event = "PreToolUse"
+command = '''if grep -q 'rm -rf'; then echo '{"action":"block","reason":"recursive delete"}'; else echo '{"action":"allow"}'; fi'''
+"#;
+    #[rustfmt::skip]
+    let agents = [
+        ("claude", None, "Edit", r#"{"session_id":"s","cwd":"PROJECT","hook_event_name":"PreToolUse","tool_name":"TOOL","tool_input":{"command":"COMMAND"}}"#, "Bash"),
+        ("copilot", Some("preToolUse"), "edit", r#"{"sessionId":"s","timestamp":1,"cwd":"PROJECT","toolName":"TOOL","toolArgs":"{\"command\":\"COMMAND\"}"}"#, "bash"),
+        ("gemini", None, "replace", r#"{"session_id":"s","cwd":"PROJECT","hook_event_name":"BeforeTool","timestamp":"t","tool_name":"TOOL","tool_input":{"command":"COMMAND"}}"#, "run_shell_command"),
+    ];
+    let project = Project::new();
+    for (format, event, edit_tool, template, shell_tool) in agents {
+        project.config(&format!(
+            "{}{command_guard}",
+            answerer(
+                "PreToolUse",
+                Some(edit_tool),
+                json!({"answer": "block", "reason": "edits are frozen"})
+            )
+        ));
+        for (tool, command, blocked_by) in [
+            (
+                edit_tool,
+                "x",
+                Some("blocked by wasm-guard: edits are frozen"),
+            ),
+            (
+                shell_tool,
+                "rm -rf /",
+                Some("blocked by no-rm-rf: recursive delete"),
+            ),
+            (shell_tool, "ls", None),
+        ] {
+            let stdin = template.replace("TOOL", tool).replace("COMMAND", command);
+            let reply = agent_hook(&project, format, event, &stdin);
+            let json = reply.json();
+            let reason = json["permissionDecisionReason"]
+                .as_str()
+                .or(json["reason"].as_str())
+                .or(json["hookSpecificOutput"]["permissionDecisionReason"].as_str());
+            assert_eq!(
+                reason, blocked_by,
+                "{format} {tool} {command}: {}{}",
+                reply.stdout, reply.stderr
+            );
+            assert_eq!(reply.code, 0, "{format}: {}", reply.stderr);
+        }
+    }
+}
+
+#[test]
+fn a_configuration_that_does_not_load_denies_tool_calls_and_says_why() {
+    let project = Project::new();
+    project.config("[[hooks]]\nevent = \"PreToolUse\"\ncomand = \"true\"\n");
+    #[rustfmt::skip]
+    let cases = [
+        ("claude", None, CLAUDE_PRE, "/hookSpecificOutput/permissionDecision", "deny", "/hookSpecificOutput/permissionDecisionReason"),
+        ("copilot", Some("preToolUse"), COPILOT_PRE, "/permissionDecision", "deny", "/permissionDecisionReason"),
+        ("gemini", None, GEMINI_BEFORE_TOOL, "/decision", "deny", "/reason"),
+        ("claude", None, CLAUDE_PERMISSION, "/hookSpecificOutput/decision/behavior", "deny", "/hookSpecificOutput/decision/message"),
+    ];
+    for (format, event, stdin, decision, expected, reason) in cases {
+        let reply = agent_hook(&project, format, event, stdin);
+        let json = reply.json();
+        assert_eq!(
+            json.pointer(decision),
+            Some(&json!(expected)),
+            "{format}: {}",
+            reply.stdout
+        );
+        let reason = json.pointer(reason).and_then(Value::as_str).unwrap();
+        assert!(
+            reason.starts_with("hook failed: ")
+                && reason.contains("hooks.toml could not be loaded: "),
+            "{reason}"
+        );
+        assert!(
+            reason.contains("hooks.toml:1:1: hook #1: a hook needs exactly one of `command`")
+                && reason.contains("(and 1 more)"),
+            "{reason}"
+        );
+        assert!(reason.ends_with("(tool blocked by default)"), "{reason}");
+    }
+    // Elsewhere nothing is refused, but the user is told.
+    let stop = agent_hook(&project, "claude", None, CLAUDE_STOP);
+    let message = stop.json()["systemMessage"].as_str().unwrap().to_string();
+    assert!(
+        message.contains("no hook ran: could not be loaded"),
+        "{message}"
+    );
+    assert_eq!(stop.json().get("decision"), None);
+}
+
+#[test]
+fn an_event_that_cannot_be_read_is_refused_on_a_tool_call() {
+    let project = Project::new();
+    project.config(&answerer("PreToolUse", None, json!({"answer": "allow"})));
+    let copilot = agent_hook(&project, "copilot", Some("preToolUse"), "{not json");
+    assert_eq!(
+        copilot.json()["permissionDecision"],
+        "deny",
+        "{}",
+        copilot.stderr
+    );
+    assert!(
+        copilot.json()["permissionDecisionReason"]
+            .as_str()
+            .unwrap()
+            .starts_with(
+                "blocked by hookhost agent-hook: the Copilot CLI event on stdin is not JSON"
+            )
+    );
+    let claude = agent_hook(&project, "claude", None, "{not json");
+    assert_eq!((claude.code, claude.stdout.as_str()), (1, ""));
+    assert!(
+        claude
+            .stderr
+            .contains("the Claude Code event on stdin is not JSON"),
+        "{}",
+        claude.stderr
+    );
+    // A misspelt --event names no event: exit 1, which Copilot CLI reads as a deny on
+    // preToolUse (it fails closed there).
+    let typo = agent_hook(&project, "copilot", Some("preToolUs"), COPILOT_PRE);
+    assert_eq!(typo.code, 1);
+    assert!(
+        typo.stderr
+            .contains("unknown Copilot CLI event \"preToolUs\": did you mean preToolUse?"),
+        "{}",
+        typo.stderr
+    );
+    let unconfigured = Project::new();
+    let reply = agent_hook(&unconfigured, "claude", None, CLAUDE_PRE);
+    assert_eq!(
+        (reply.code, reply.stdout.as_str(), reply.stderr.as_str()),
+        (0, "", "")
+    );
+}
+
+/// forgeflare's style of guard: jq reads the command, grep judges it, exit 2 with a JSON
+/// message on stderr. `JQ_PATH` is where the agent puts the command.
+fn guard_script(jq_path: &str) -> String {
+    format!(
+        r#"#!/bin/bash
+command=$(jq -r '{jq_path}')
+if echo "$command" | grep -Eq 'rm +-(rf|fr)'; then
+  echo '{{"decision":"block","reason":"destructive command detected"}}' >&2
+  exit 2
+fi
+exit 0
+"#
+    )
+}
+
+fn write_script(project: &Project, relative: &str, text: &str) {
+    let path = project.path(relative);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(&path, text).unwrap();
+    use std::os::unix::fs::PermissionsExt as _;
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+}
+
+/// What the script itself prints on stderr for `stdin`: what the agent would read.
+fn script_stderr(project: &Project, relative: &str, stdin: &str) -> String {
+    let mut child = Command::new(project.path(relative))
+        .stdin(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    String::from_utf8(out.stderr).unwrap().trim().to_string()
+}
+
+#[test]
+fn imported_hooks_block_as_their_agents_would() {
+    require_jq();
+    #[rustfmt::skip]
+    let agents = [
+        ("claude", ".claude/hooks/guard.sh", ".tool_input.command", ".claude/settings.json",
+            json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "\"$CLAUDE_PROJECT_DIR\"/.claude/hooks/guard.sh", "timeout": 10}]}]}}),
+            None, CLAUDE_PRE.replace("npm test", "rm -rf /"), "/hookSpecificOutput/permissionDecision", "deny", "/hookSpecificOutput/permissionDecisionReason"),
+        ("copilot", ".github/hooks/guard.sh", ".toolArgs | fromjson | .command", ".github/hooks/guard.json",
+            json!({"version": 1, "hooks": {"preToolUse": [{"type": "command", "bash": "./.github/hooks/guard.sh", "timeoutSec": 10, "matcher": "bash|edit"}]}}),
+            Some("preToolUse"), COPILOT_PRE.to_string(), "/permissionDecision", "deny", "/permissionDecisionReason"),
+        ("gemini", ".gemini/hooks/guard.sh", ".tool_input.command", ".gemini/settings.json",
+            json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [{"name": "guard", "type": "command", "command": "$GEMINI_PROJECT_DIR/.gemini/hooks/guard.sh", "timeout": 10000}]}]}}),
+            None, GEMINI_BEFORE_TOOL.replace("npm test", "rm -rf /"), "/decision", "deny", "/reason"),
+    ];
+    for (format, script, jq_path, settings, json, event, stdin, decision, expected, reason) in
+        agents
+    {
+        let project = Project::new();
+        write_script(&project, script, &guard_script(jq_path));
+        std::fs::create_dir_all(project.path(settings).parent().unwrap()).unwrap();
+        std::fs::write(project.path(settings), json.to_string()).unwrap();
+
+        let import = hookhost(&project, &["import", "--from", format], "");
+        assert_eq!(import.code, 0, "{format}: {}", import.stderr);
+        assert!(
+            import.stderr.starts_with("wrote hooks.toml: 1 hook from "),
+            "{}",
+            import.stderr
+        );
+        let toml = project.read("hooks.toml");
+        assert!(toml.contains(&format!("protocol = \"{format}\"")), "{toml}");
+
+        // Fired through the imported hooks.toml, as the agent would fire it.
+        let stdin = stdin.replace("PROJECT", &project.root().display().to_string());
+        let reply = agent_hook(&project, format, event, &stdin);
+        let answer = reply.json();
+        assert_eq!(
+            answer.pointer(decision),
+            Some(&json!(expected)),
+            "{format}: {}{}",
+            reply.stdout,
+            reply.stderr
+        );
+        // The reason the agent reads: the script's own stderr, which its agent would have read,
+        // named by the hook that said it.
+        let name = if format == "gemini" {
+            "guard"
+        } else {
+            "guard.sh"
+        };
+        let said = script_stderr(&project, script, &stdin);
+        assert_eq!(
+            said,
+            r#"{"decision":"block","reason":"destructive command detected"}"#
+        );
+        assert_eq!(
+            answer.pointer(reason),
+            Some(&json!(format!("blocked by {name}: {said}"))),
+            "{format}"
+        );
+
+        // A harmless call goes through.
+        let harmless = stdin.replace("rm -rf", "ls -l");
+        let reply = agent_hook(&project, format, event, &harmless);
+        assert_eq!(
+            (reply.code, reply.stdout.as_str()),
+            (0, ""),
+            "{format}: {}",
+            reply.stderr
+        );
+    }
+}
+
+#[test]
+fn import_never_replaces_a_file_without_force_and_dry_run_writes_nothing() {
+    let project = Project::new();
+    std::fs::create_dir_all(project.path(".claude")).unwrap();
+    std::fs::write(
+        project.path(".claude/settings.json"),
+        r#"{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "./stop.sh"}, {"type": "prompt", "prompt": "done?"}]}]}}"#,
+    )
+    .unwrap();
+    let dry = hookhost(&project, &["import", "--dry-run"], "");
+    assert_eq!(dry.code, 0, "{}", dry.stderr);
+    assert!(dry.stdout.contains("event = \"Stop\"\ncommand = \"./stop.sh\"\nprotocol = \"claude\"\ntimeout_ms = 600000\n"), "{}", dry.stdout);
+    assert!(
+        dry.stderr
+            .contains("would write hooks.toml: 1 hook from .claude/settings.json"),
+        "{}",
+        dry.stderr
+    );
+    assert!(
+        dry.stderr.contains("not imported: a `prompt` hook"),
+        "{}",
+        dry.stderr
+    );
+    assert!(!project.path("hooks.toml").exists());
+
+    std::fs::write(project.path("hooks.toml"), "# mine\n").unwrap();
+    let refused = hookhost(&project, &["import"], "");
+    assert_eq!(refused.code, 1);
+    assert!(
+        refused
+            .stderr
+            .contains("hooks.toml already exists; pass --force to replace it"),
+        "{}",
+        refused.stderr
+    );
+    assert_eq!(project.read("hooks.toml"), "# mine\n");
+    let forced = hookhost(&project, &["import", "--force"], "");
+    assert_eq!(forced.code, 0, "{}", forced.stderr);
+    assert!(project.read("hooks.toml").contains("./stop.sh"));
+    let check = hookhost(&project, &["check"], "");
+    assert_eq!(check.code, 0, "{}{}", check.stdout, check.stderr);
+
+    let nothing = hookhost(&Project::new(), &["import"], "");
+    assert_eq!(nothing.code, 1);
+    assert!(
+        nothing.stderr.contains("no agent hook settings found in"),
+        "{}",
+        nothing.stderr
+    );
+}
