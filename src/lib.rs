@@ -52,6 +52,7 @@
 //! # Ok(()) }
 //! ```
 
+#[cfg(feature = "wasm")]
 pub mod bundle;
 pub mod config;
 pub mod convergence;

@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, RwLock};
 use std::time::Duration;
 
-use prepare::{WasmRuntime, prepare, trust_store};
+use prepare::{WasmRuntime, prepare};
 
 use crate::config::{Config, ConfigError, ConfigProblem, HookSpec, OnFailure};
 use crate::convergence::{
@@ -175,8 +175,7 @@ impl HookRunner {
         let mut problems = Vec::new();
         let mut hooks = Vec::new();
         let base_dir = config.base_dir().to_path_buf();
-        let trust = trust_store(&config.trust, &base_dir, &mut problems);
-        let mut wasm = WasmRuntime::new(&config, &options, trust);
+        let mut wasm = WasmRuntime::new(&config, &options, &mut problems);
         for spec in config.hooks {
             match prepare(&spec, &options, &base_dir, &mut wasm) {
                 Ok(runtime) => hooks.push((spec, runtime)),
