@@ -54,6 +54,7 @@
 
 pub mod agent;
 pub mod approvals;
+#[cfg(feature = "wasm")]
 pub mod bundle;
 pub mod config;
 pub mod convergence;
@@ -61,6 +62,7 @@ pub mod counters;
 pub mod event;
 pub mod forgeflare;
 pub mod matcher;
+#[cfg(feature = "wasm")]
 pub mod oci;
 pub mod outcome;
 pub mod verdict;

@@ -32,7 +32,9 @@ pub(crate) struct EventCache {
     claude: OnceLock<Vec<u8>>,
     copilot: OnceLock<Vec<u8>>,
     gemini: OnceLock<Vec<u8>>,
+    #[cfg(feature = "wasm")]
     input: OnceLock<String>,
+    #[cfg(feature = "wasm")]
     payload: OnceLock<String>,
 }
 
@@ -49,6 +51,7 @@ impl HookRequest<'_> {
     }
 
     /// The tool input as JSON text, as wasm hooks receive it (empty without a tool).
+    #[cfg(feature = "wasm")]
     pub(crate) fn input_json(&self) -> &str {
         self.cache.input.get_or_init(|| match self.view.call {
             Some(call) => call.input.to_string(),
@@ -57,6 +60,7 @@ impl HookRequest<'_> {
     }
 
     /// The event's own fields as a JSON object, as wasm hooks receive them.
+    #[cfg(feature = "wasm")]
     pub(crate) fn payload_json(&self) -> &str {
         self.cache.payload.get_or_init(|| {
             let object: serde_json::Map<String, serde_json::Value> = self

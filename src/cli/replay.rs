@@ -24,7 +24,7 @@
 //! ```
 
 use std::collections::BTreeMap;
-use std::io::{BufRead, IsTerminal as _, Read as _, Write as _};
+use std::io::{BufRead, Read as _};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -524,40 +524,33 @@ fn print_text(
     }
 }
 
-/// A progress line on stderr, only when stderr is a terminal.
-struct Progress {
-    total: u64,
-    enabled: bool,
-}
+/// A progress bar on stderr for a large session. indicatif draws it only when stderr is a
+/// terminal, at most a few times a second, and clears it when it is finished or dropped (a
+/// replay that fails part way leaves no half-drawn line before its error).
+struct Progress(indicatif::ProgressBar);
 
 impl Progress {
     fn new(total: u64) -> Progress {
-        Progress {
-            total,
-            enabled: std::io::stderr().is_terminal() && total >= 64 * 1024,
+        if total < 64 * 1024 {
+            return Progress(indicatif::ProgressBar::hidden());
         }
+        let style = indicatif::ProgressStyle::with_template(
+            "[{bar:30}] {binary_bytes}/{binary_total_bytes}",
+        )
+        .expect("a valid template")
+        .progress_chars("## ");
+        Progress(
+            indicatif::ProgressBar::new(total)
+                .with_style(style)
+                .with_finish(indicatif::ProgressFinish::AndClear),
+        )
     }
 
     fn update(&self, done: u64) {
-        if self.enabled {
-            let width = 30;
-            let filled = (width * done / self.total.max(1)).min(width) as usize;
-            let mut err = std::io::stderr().lock();
-            let _ = write!(
-                err,
-                "\r[{}{}] {}/{} KiB",
-                "#".repeat(filled),
-                " ".repeat(width as usize - filled),
-                done / 1024,
-                self.total / 1024
-            );
-            let _ = err.flush();
-        }
+        self.0.set_position(done);
     }
 
     fn finish(&self) {
-        if self.enabled {
-            let _ = write!(std::io::stderr().lock(), "\r{}\r", " ".repeat(60));
-        }
+        self.0.finish_and_clear();
     }
 }

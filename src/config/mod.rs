@@ -73,6 +73,8 @@ pub struct TrustSpec {
     pub require_signed: bool,
     /// The keys, in file order.
     pub keys: Vec<KeySpec>,
+    /// Where the table is in the file; `None` when the file has none.
+    pub location: Option<Location>,
 }
 
 /// One `[[trust.keys]]` entry.

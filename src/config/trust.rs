@@ -11,7 +11,10 @@ use super::{KeySource, KeySpec, TrustSpec};
 /// `[trust]`: `require_signed`, and `[[trust.keys]]` entries with `id`, `key` or `file`, and
 /// `revoked`.
 pub(super) fn parse_trust(value: &Spanned<DeValue<'_>>, sink: &mut Problems<'_>) -> TrustSpec {
-    let mut trust = TrustSpec::default();
+    let mut trust = TrustSpec {
+        location: Some(sink.lines.locate(value.span().start)),
+        ..TrustSpec::default()
+    };
     let mut spans = Vec::new();
     let DeValue::Table(table) = value.get_ref() else {
         sink.push(

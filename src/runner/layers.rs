@@ -241,7 +241,11 @@ pub(super) fn build_layers(
         // The user's keys and requirement hold for every layer; a project's own keys add to
         // them for its hooks only.
         let mut trust_spec = config.trust.clone();
-        if let (Some(user), false) = (&user_trust, layer == Layer::User) {
+        // (Without the `wasm` feature the user's `[trust]` is a problem of the user's layer,
+        // reported there once.)
+        if let (Some(user), false, true) =
+            (&user_trust, layer == Layer::User, cfg!(feature = "wasm"))
+        {
             trust_spec.keys.extend(user.keys.iter().cloned());
             trust_spec.require_signed |= user.require_signed;
         }

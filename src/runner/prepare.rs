@@ -1,24 +1,32 @@
 //! Turning a validated configuration into runnable hooks: command hooks get their working
 //! directory checked, wasm hooks are verified (trust), compiled or loaded from the cache, and
 //! linked, all with one engine per runner.
+//!
+//! Without the `wasm` feature there is no engine: a wasm hook or a `[trust]` table is a
+//! configuration problem that names the feature, so that a hook never goes missing in silence.
 
 use std::path::Path;
+#[cfg(feature = "wasm")]
 use std::sync::Arc;
 
 use super::RunnerOptions;
+#[cfg(feature = "wasm")]
 use crate::bundle::{TrustStore, TrustedKey};
 use crate::command::CommandHook;
-use crate::config::{Config, ConfigProblem, HookSource, HookSpec, TrustSpec};
+use crate::config::{Config, ConfigProblem, HookSource, HookSpec, TrustSpec, WasmSpec};
 use crate::runtime::Runtime;
+#[cfg(feature = "wasm")]
 use crate::wasm::{CacheMode, CompileCache, WasmEngine, WasmHook};
 
 /// The wasm engine of a runner, created when the first wasm hook is prepared.
+#[cfg(feature = "wasm")]
 pub(super) struct WasmRuntime {
     engine: Option<Arc<WasmEngine>>,
     fuel: bool,
     cache: CacheMode,
 }
 
+#[cfg(feature = "wasm")]
 impl WasmRuntime {
     pub(super) fn new(configs: &[Config], options: &RunnerOptions) -> WasmRuntime {
         let fuel = configs.iter().flat_map(|config| &config.hooks).any(
@@ -29,6 +37,29 @@ impl WasmRuntime {
             fuel,
             cache: options.cache.clone(),
         }
+    }
+
+    /// Verifies, compiles (or takes from the cache) and links a wasm hook.
+    fn load(
+        &mut self,
+        spec: &HookSpec,
+        wasm_spec: &WasmSpec,
+        options: &RunnerOptions,
+        base_dir: &Path,
+        trust: &TrustStore,
+    ) -> Result<Runtime, String> {
+        let engine = self.engine()?;
+        // An `oci://` reference loads from the store file hooks.lock pins (no network).
+        let wasm_spec = crate::oci::locked_wasm_spec(wasm_spec, base_dir)?;
+        WasmHook::load(
+            &engine,
+            &wasm_spec,
+            &spec.events,
+            base_dir,
+            &options.cwd,
+            trust,
+        )
+        .map(Runtime::Wasm)
     }
 
     fn engine(&mut self) -> Result<Arc<WasmEngine>, String> {
@@ -69,24 +100,12 @@ pub(super) fn prepare(
                 exit_codes: command.exit_codes.clone(),
             }))
         }
-        HookSource::Wasm(wasm_spec) => {
-            let engine = wasm.engine()?;
-            // An `oci://` reference loads from the store file hooks.lock pins (no network).
-            let wasm_spec = crate::oci::locked_wasm_spec(wasm_spec, base_dir)?;
-            WasmHook::load(
-                &engine,
-                &wasm_spec,
-                &spec.events,
-                base_dir,
-                &options.cwd,
-                trust,
-            )
-            .map(Runtime::Wasm)
-        }
+        HookSource::Wasm(wasm_spec) => wasm.load(spec, wasm_spec, options, base_dir, trust),
     }
 }
 
 /// The `[trust]` table's keys, read and parsed; unreadable keys are configuration problems.
+#[cfg(feature = "wasm")]
 pub(super) fn trust_store(
     spec: &TrustSpec,
     base_dir: &Path,
@@ -177,4 +196,65 @@ pub(super) fn check_ceiling(
         ));
     }
     Ok(())
+}
+
+/// A build without the `wasm` feature: no engine, and every wasm hook is a configuration
+/// problem (a wasm guard skipped in silence would switch a guard off).
+#[cfg(not(feature = "wasm"))]
+pub(super) struct WasmRuntime;
+
+/// A build without the `wasm` feature has no keys to verify anything with.
+#[cfg(not(feature = "wasm"))]
+pub(super) struct TrustStore;
+
+#[cfg(not(feature = "wasm"))]
+impl WasmRuntime {
+    pub(super) fn new(_configs: &[Config], _options: &RunnerOptions) -> WasmRuntime {
+        WasmRuntime
+    }
+
+    fn load(
+        &mut self,
+        _spec: &HookSpec,
+        _wasm_spec: &WasmSpec,
+        _options: &RunnerOptions,
+        _base_dir: &Path,
+        _trust: &TrustStore,
+    ) -> Result<Runtime, String> {
+        Err(without_wasm_feature(
+            "a `wasm` hook",
+            "make this hook a `command` hook",
+        ))
+    }
+}
+
+/// Without the `wasm` feature, a `[trust]` table is a configuration problem: its keys could
+/// verify nothing in this build, and a `require_signed` that holds nothing must not look as if
+/// it did.
+#[cfg(not(feature = "wasm"))]
+pub(super) fn trust_store(
+    spec: &TrustSpec,
+    _base_dir: &Path,
+    problems: &mut Vec<ConfigProblem>,
+) -> TrustStore {
+    if spec.location.is_some() || spec.require_signed || !spec.keys.is_empty() {
+        problems.push(ConfigProblem {
+            location: spec.location.unwrap_or_default(),
+            hook: None,
+            message: without_wasm_feature(
+                "`[trust]` (keys for signed wasm bundles)",
+                "remove the `[trust]` table",
+            ),
+        });
+    }
+    TrustStore
+}
+
+/// What a build without the `wasm` feature says about `what`, and the two ways out.
+#[cfg(not(feature = "wasm"))]
+fn without_wasm_feature(what: &str, otherwise: &str) -> String {
+    format!(
+        "{what} needs hookhost's `wasm` cargo feature, which this build of hookhost leaves out: \
+         turn it on where the agent depends on hookhost (`features = [\"wasm\"]`), or {otherwise}"
+    )
 }

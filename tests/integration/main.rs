@@ -1,20 +1,39 @@
 //! Integration tests, in one binary (each extra test binary links everything again).
+//!
+//! `cargo test --no-default-features` runs what an embedder without the wasm runtime gets:
+//! command hooks, the contract, the forgeflare facade, and what a wasm hook or `[trust]` is
+//! without the feature (`without_wasm`).
 
+#[cfg(feature = "cli")]
 mod agents;
+#[cfg(feature = "wasm")]
 mod bundle;
+#[cfg(feature = "cli")]
 mod cli;
+#[cfg(feature = "cli")]
 mod cli_input;
 mod command;
 mod contract;
+#[cfg(feature = "wasm")]
 mod examples;
 mod forgeflare;
+#[cfg(feature = "wasm")]
 mod hardening;
+#[cfg(feature = "cli")]
 mod layers;
+#[cfg(feature = "wasm")]
 mod lifecycle;
+#[cfg(feature = "cli")]
 mod lifecycle_examples;
+#[cfg(all(feature = "cli", feature = "oci"))]
 mod oci;
 mod robustness;
 mod support;
+#[cfg(feature = "cli")]
 mod walkthrough;
+#[cfg(feature = "wasm")]
 mod wasm;
+#[cfg(feature = "wasm")]
 mod wasm_load;
+#[cfg(not(feature = "wasm"))]
+mod without_wasm;

@@ -4,8 +4,10 @@ use std::path::{Path, PathBuf};
 
 use hookhost::{HookRunner, RunnerOptions};
 
+#[cfg(feature = "wasm")]
 #[path = "../common/wasm_build.rs"]
 mod wasm_build;
+#[cfg(feature = "wasm")]
 use wasm_build::build_wasm;
 
 pub struct Project {
@@ -38,7 +40,10 @@ impl Project {
     pub fn options(&self) -> RunnerOptions {
         let mut options = RunnerOptions::new(self.root());
         options.forward_stderr = false;
-        options.cache = test_cache();
+        #[cfg(feature = "wasm")]
+        {
+            options.cache = test_cache();
+        }
         options
     }
 
@@ -92,6 +97,7 @@ pub fn wait_until_gone(marker: &str) -> Vec<String> {
 }
 
 /// The example hooks of the workspace, built together by [`build_fixture`].
+#[cfg(feature = "wasm")]
 pub const EXAMPLES: [&str; 8] = [
     "destructive-guard",
     "path-allowlist",
@@ -106,6 +112,7 @@ pub const EXAMPLES: [&str; 8] = [
 /// Builds a fixture crate (under tests/fixtures, or an example hook of the workspace) for
 /// wasm32-wasip2, once per test binary, compiles it into the shared cache, and returns the
 /// component's path.
+#[cfg(feature = "wasm")]
 pub fn build_fixture(name: &str) -> PathBuf {
     static BUILT: std::sync::Mutex<Vec<(String, PathBuf)>> = std::sync::Mutex::new(Vec::new());
     let mut built = BUILT.lock().unwrap_or_else(|e| e.into_inner());
@@ -137,17 +144,20 @@ pub fn build_fixture(name: &str) -> PathBuf {
 }
 
 /// An example hook's component, for hooks.toml.
+#[cfg(feature = "wasm")]
 pub fn example(name: &str) -> String {
     build_fixture(name).display().to_string()
 }
 
 /// The probe fixture's path, for hooks.toml.
+#[cfg(feature = "wasm")]
 pub fn probe() -> String {
     build_fixture("probe").display().to_string()
 }
 
 /// A hooks.toml entry for the probe: `mode` selects its behaviour, `extra` adds TOML lines
 /// (before the config table), `config` adds lines to `[hooks.config]`.
+#[cfg(feature = "wasm")]
 pub fn probe_hook(event: &str, mode: &str, extra: &str, config: &str) -> String {
     format!(
         "[[hooks]]\nevent = \"{event}\"\nwasm = '{}'\n{extra}\n[hooks.config]\nmode = \"{mode}\"\n{config}\n\n",
@@ -156,6 +166,7 @@ pub fn probe_hook(event: &str, mode: &str, extra: &str, config: &str) -> String 
 }
 
 /// The shared compile cache of this test binary: each fixture is compiled once.
+#[cfg(feature = "wasm")]
 pub fn test_cache() -> hookhost::wasm::CacheMode {
     hookhost::wasm::CacheMode::Dir(Path::new(env!("CARGO_TARGET_TMPDIR")).join("compile-cache"))
 }
@@ -163,21 +174,25 @@ pub fn test_cache() -> hookhost::wasm::CacheMode {
 /// Runs one test of this binary alone in a child process, with `env_var` set (the test does
 /// its work only then), and returns its stdout. For tests that need a process to themselves:
 /// its memory, its threads, its real stderr.
+#[cfg(feature = "wasm")]
 pub fn run_child(test: &str, env_var: &str) -> String {
     run_child_with(test, &[(env_var, std::ffi::OsStr::new("1"))])
 }
 
 /// [`run_child`] with several variables set, to hand the child paths.
+#[cfg(feature = "wasm")]
 pub fn run_child_with(test: &str, env: &[(&str, &std::ffi::OsStr)]) -> String {
     run_child_with_within(test, env, std::time::Duration::from_secs(600))
 }
 
 /// [`run_child`], with a watchdog: a child still running after `limit` is killed and the test
 /// fails, instead of hanging the run.
+#[cfg(feature = "wasm")]
 pub fn run_child_within(test: &str, env_var: &str, limit: std::time::Duration) -> String {
     run_child_with_within(test, &[(env_var, std::ffi::OsStr::new("1"))], limit)
 }
 
+#[cfg(feature = "wasm")]
 fn run_child_with_within(
     test: &str,
     env: &[(&str, &std::ffi::OsStr)],
