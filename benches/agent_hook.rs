@@ -262,10 +262,12 @@ wasm = '{dir}/progress_guard.wasm'
             .iter()
             .map(|s| self.spawn(self.script(s), stdin))
             .collect();
-        children
+        // Every script is awaited (no short cut at the first block), as the agent awaits them.
+        let blocked: Vec<bool> = children
             .into_iter()
             .map(|child| child.wait_with_output().expect("script runs").status.code() == Some(2))
-            .fold(false, |any, blocked| any || blocked)
+            .collect();
+        blocked.contains(&true)
     }
 
     /// The three scripts one after the other, stopping at a block.

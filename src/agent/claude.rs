@@ -419,6 +419,7 @@ mod tests {
     fn answers_as_claude_code_reads_them() {
         let input = json!({"command": "npm test", "run_in_background": false});
         #[rustfmt::skip]
+        #[allow(clippy::type_complexity)] // a table of cases
         let cases: Vec<(&str, &str, Vec<(&str, Verdict)>, (&str, &str, u8))> = vec![
             ("nothing to say", "PreToolUse", vec![("g", Verdict::allow())], ("", "", 0)),
             ("deny", "PreToolUse", vec![("g", Verdict::block("no db writes"))],

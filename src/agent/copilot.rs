@@ -331,6 +331,7 @@ mod tests {
     #[test]
     fn payloads_become_events() {
         #[rustfmt::skip]
+        #[allow(clippy::type_complexity)] // a table of cases
         let cases: Vec<(&str, &str, Option<&str>, &str, Option<(&str, serde_json::Value)>, Vec<&str>)> = vec![
             ("tool args as a JSON string", r#"{"timestamp":1704614600000,"cwd":"/path/to/project","toolName":"bash","toolArgs":"{\"command\":\"rm -rf dist\",\"description\":\"Clean build directory\"}"}"#,
                 Some("preToolUse"), "PreToolUse", Some(("bash", json!({"command":"rm -rf dist","description":"Clean build directory"}))), vec!["timestamp"]),
@@ -377,6 +378,7 @@ mod tests {
     fn answers_as_copilot_reads_them() {
         let input = json!({"command": "npm test"});
         #[rustfmt::skip]
+        #[allow(clippy::type_complexity)] // a table of cases
         let cases: Vec<(&str, &str, Vec<(&str, Verdict)>, (&str, &str, u8))> = vec![
             ("nothing to say", "PreToolUse", vec![("g", Verdict::allow())], ("", "", 0)),
             ("deny", "PreToolUse", vec![("g", Verdict::block("no"))], (r#"{"permissionDecision":"deny","permissionDecisionReason":"blocked by g: no"}"#, "", 0)),

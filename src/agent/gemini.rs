@@ -265,6 +265,7 @@ mod tests {
     fn answers_as_gemini_reads_them() {
         let input = json!({"command": "npm test", "dir_path": "."});
         #[rustfmt::skip]
+        #[allow(clippy::type_complexity)] // a table of cases
         let cases: Vec<(&str, &str, Vec<(&str, Verdict)>, (&str, &str, u8))> = vec![
             ("nothing to say", "PreToolUse", vec![("g", Verdict::allow())], ("", "", 0)),
             ("deny", "PreToolUse", vec![("g", Verdict::block("no"))], (r#"{"decision":"deny","reason":"blocked by g: no"}"#, "", 0)),

@@ -324,7 +324,7 @@ pub(crate) fn seconds_to_ms(seconds: f64, found: &mut Found, origin: &str) -> u6
 
 /// A timeout in milliseconds, within hookhost's bounds.
 pub(crate) fn clamp_ms(ms: f64, found: &mut Found, origin: &str) -> u64 {
-    if !(ms >= 1.0) {
+    if ms.is_nan() || ms < 1.0 {
         found.note(
             origin,
             format!("timeout of {ms} ms is not positive; using 1 ms"),

@@ -546,15 +546,12 @@ pub(crate) fn from_snake(
     object.remove("hook_event_name");
     let session_id = string(&mut object, "session_id")?;
     let cwd = string(&mut object, "cwd")?.map(PathBuf::from);
-    let tool = match string(&mut object, "tool_name")? {
-        Some(tool) => Some((
-            tool,
-            object
-                .remove("tool_input")
-                .unwrap_or(Value::Object(Map::new())),
-        )),
-        None => None,
-    };
+    let tool = string(&mut object, "tool_name")?.map(|tool| {
+        let input = object
+            .remove("tool_input")
+            .unwrap_or(Value::Object(Map::new()));
+        (tool, input)
+    });
     let mut fields = Vec::with_capacity(object.len());
     for (key, value) in object {
         let key = match key.as_str() {

@@ -239,7 +239,10 @@ fn spawn_session_leader(
             attributes,
             sigpipe.as_ptr(),
         ))?;
-        let flags = libc::POSIX_SPAWN_SETSID
+        // The constants' types differ across libc releases (`c_int` up to 0.2.185, `c_short`
+        // in 0.2.191): cast each, so that an agent's older libc builds too.
+        #[allow(clippy::unnecessary_cast)]
+        let flags = libc::POSIX_SPAWN_SETSID as libc::c_short
             | libc::POSIX_SPAWN_SETSIGMASK as libc::c_short
             | libc::POSIX_SPAWN_SETSIGDEF as libc::c_short;
         check(libc::posix_spawnattr_setflags(attributes, flags))?;
