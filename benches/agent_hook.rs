@@ -167,6 +167,8 @@ name = "path-allowlist"
 event = "PreToolUse"
 wasm = '{dir}/path_allowlist.wasm'
 read = ["."]
+# Anywhere inside the workspace, as the jq script allows.
+config = {{ allow = ["**"] }}
 
 [[hooks]]
 name = "progress-guard"

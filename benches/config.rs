@@ -51,7 +51,8 @@ fn fuzzed() -> String {
         state ^= state >> 7;
         state ^= state << 17;
         let at = (state % bytes.len() as u64) as usize;
-        bytes[at] = b"[]=\"\n{}#,.x1 "[(state >> 32) as usize % 14];
+        let alphabet = b"[]=\"\n{}#,.x1 ";
+        bytes[at] = alphabet[(state >> 32) as usize % alphabet.len()];
     }
     String::from_utf8_lossy(&bytes).into_owned()
 }
