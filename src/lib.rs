@@ -81,7 +81,7 @@ pub use native::{HookInput, NativeHook, NativeHookError, OwnedInput};
 pub use outcome::{Block, Decision, HookReport, Notice, Outcome};
 pub use protocol::Protocol;
 #[cfg(feature = "wasm")]
-pub use runner::WasmInfo;
+pub use runner::{WasmImports, WasmInfo};
 pub use runner::{Flushed, HookRunner, Layers, RunnerOptions};
 pub use verdict::{Answer, HookFailure, Signal, Verdict};
 
