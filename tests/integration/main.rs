@@ -8,6 +8,7 @@ mod contract;
 mod examples;
 mod forgeflare;
 mod hardening;
+mod languages;
 mod layers;
 mod lifecycle;
 mod oci;
