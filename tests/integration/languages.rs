@@ -281,13 +281,13 @@ async fn components_importing_sockets_and_http_load_and_every_use_fails() {
             "rust std::net",
             &netprobe,
             "tcp",
-            "called `wasi:sockets/tcp-create-socket@0.2.0#create-tcp-socket`, which the sandbox denies: hooks have no network access",
+            "called `wasi:sockets/tcp-create-socket#create-tcp-socket`, which the sandbox denies: hooks have no network access",
         ),
         (
             "rust wasi:http",
             &netprobe,
             "http",
-            "called `wasi:http/types@0.2.12#[constructor]fields`, which the sandbox denies: hooks have no network access",
+            "called `wasi:http/types#[constructor]fields`, which the sandbox denies: hooks have no network access",
         ),
         (
             "python socket",
@@ -302,7 +302,7 @@ async fn components_importing_sockets_and_http_load_and_every_use_fails() {
         let Err(HookFailure::Trapped { message: trap }) = &outcome.reports[0].result else {
             panic!("{name}: the attempt fails: {:?}", outcome.reports[0].result)
         };
-        assert!(trap.contains(message), "{name}: {trap}");
+        assert!(unversioned(trap).contains(message), "{name}: {trap}");
         assert!(
             decided(&outcome).starts_with("hook failed: net"),
             "{name}: a guard fails closed: {}",
@@ -312,6 +312,23 @@ async fn components_importing_sockets_and_http_load_and_every_use_fails() {
     // The component runs when it leaves the network alone.
     let (outcome, _) = try_the_network(&netprobe, "none").await;
     assert_eq!(decided(&outcome), "allow");
+}
+
+/// `text` without the versions of the interfaces it names (`wasi:sockets/tcp@0.2.6` →
+/// `wasi:sockets/tcp`): Rust's std imports the WASI version of its toolchain.
+fn unversioned(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '@' && chars.peek().is_some_and(char::is_ascii_digit) {
+            while chars.peek().is_some_and(|c| c.is_ascii_digit() || *c == '.') {
+                chars.next();
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 #[test]
@@ -338,7 +355,7 @@ fn check_lists_what_a_component_imports_and_what_is_denied() {
         .lines()
         .find(|line| line.starts_with("imports of #1 net: "))
         .unwrap_or_else(|| panic!("{stdout}"));
-    for interface in ["hookhost:hooks@0.2.0 {host, state, types}", "wasi:http@0.2.12 {outgoing-handler, types}"] {
+    for interface in ["hookhost:hooks@0.2.0 {host, types}", "wasi:http@0.2.12 {outgoing-handler, types}"] {
         assert!(imports.contains(interface), "{imports}");
     }
     let denied = stdout
@@ -346,7 +363,8 @@ fn check_lists_what_a_component_imports_and_what_is_denied() {
         .find(|line| line.trim_start().starts_with("denied (linked, every call fails): "))
         .unwrap_or_else(|| panic!("{stdout}"));
     assert!(denied.contains("wasi:http@0.2.12 {outgoing-handler, types}"), "{denied}");
-    assert!(denied.contains("wasi:sockets@0.2.0 {"), "{denied}");
+    // std's version of WASI depends on the toolchain (wasi:sockets@0.2.0, @0.2.6, ...).
+    assert!(unversioned(denied).contains("wasi:sockets {"), "{denied}");
     assert!(denied.contains("tcp-create-socket"), "{denied}");
     assert!(!denied.contains("wasi:cli"), "provided interfaces are not denied: {denied}");
 }
