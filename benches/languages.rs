@@ -87,7 +87,8 @@ fn main() {
             wasm.display()
         );
         let load = |cache: &Path| {
-            let config = hookhost::Config::parse(&config, scratch.path().join("hooks.toml")).unwrap();
+            let config =
+                hookhost::Config::parse(&config, scratch.path().join("hooks.toml")).unwrap();
             let mut options = RunnerOptions::new(scratch.path());
             options.forward_stderr = false;
             options.cache = CacheMode::Dir(cache.to_path_buf());

@@ -46,7 +46,10 @@ fn component(out_dir: &Path, name: &str, inputs: &[PathBuf], build: impl FnOnce(
     for input in inputs {
         hash.update(std::fs::read(input).unwrap_or_else(|e| panic!("{}: {e}", input.display())));
     }
-    let digest: String = hash.finalize()[..8].iter().map(|b| format!("{b:02x}")).collect();
+    let digest: String = hash.finalize()[..8]
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
     let path = out_dir.join(format!("{name}-{digest}.wasm"));
     let _one = LOCK.lock().unwrap_or_else(|e| e.into_inner());
     if !path.is_file() {
@@ -60,13 +63,27 @@ fn component(out_dir: &Path, name: &str, inputs: &[PathBuf], build: impl FnOnce(
 
 /// Builds the Python module `module` of `dir` (with the repository's hook_sdk.py on its path)
 /// with componentize-py.
-pub fn python_component(repo: &Path, out_dir: &Path, name: &str, dir: &Path, module: &str) -> PathBuf {
+pub fn python_component(
+    repo: &Path,
+    out_dir: &Path,
+    name: &str,
+    dir: &Path,
+    module: &str,
+) -> PathBuf {
     let sdk = repo.join("sdk/python");
     let wit = repo.join("wit/hookhost.wit");
-    let inputs = [dir.join(format!("{module}.py")), sdk.join("hook_sdk.py"), wit.clone()];
+    let inputs = [
+        dir.join(format!("{module}.py")),
+        sdk.join("hook_sdk.py"),
+        wit.clone(),
+    ];
     component(out_dir, name, &inputs, |out| {
-        let componentize_py =
-            tool(repo, "componentize-py", "venv/bin", "pip install componentize-py==0.25.1");
+        let componentize_py = tool(
+            repo,
+            "componentize-py",
+            "venv/bin",
+            "pip install componentize-py==0.25.1",
+        );
         run(
             Command::new(componentize_py)
                 .arg("-d")
@@ -95,7 +112,11 @@ pub fn js_component(
     sources: &[PathBuf],
 ) -> PathBuf {
     let wit = repo.join("wit/hookhost.wit");
-    let mut inputs = vec![entry.to_path_buf(), wit.clone(), repo.join("sdk/js/hook-sdk.js")];
+    let mut inputs = vec![
+        entry.to_path_buf(),
+        wit.clone(),
+        repo.join("sdk/js/hook-sdk.js"),
+    ];
     inputs.extend_from_slice(sources);
     component(out_dir, name, &inputs, |out| {
         let componentize_qjs = tool(

@@ -465,16 +465,38 @@ fn new_scaffolds_a_hook_in_each_language() {
         ),
         (
             &["new", "--lang", "python", "py-guard"],
-            &["app.py", "test_app.py", "hook_sdk.py", "wit/hookhost.wit", "requirements.txt", "hooks.toml", "README.md"],
+            &[
+                "app.py",
+                "test_app.py",
+                "hook_sdk.py",
+                "wit/hookhost.wit",
+                "requirements.txt",
+                "hooks.toml",
+                "README.md",
+            ],
             "componentize-py -d wit -w hook componentize app -o py-guard.wasm",
         ),
         (
             &["new", "--lang", "js", "js-guard"],
-            &["hook.js", "component.js", "hook.test.js", "hook-sdk.js", "wit/hookhost.wit", "package.json", "hooks.toml", "README.md"],
+            &[
+                "hook.js",
+                "component.js",
+                "hook.test.js",
+                "hook-sdk.js",
+                "wit/hookhost.wit",
+                "package.json",
+                "hooks.toml",
+                "README.md",
+            ],
             "npm run build",
         ),
         (
-            &["new", "local-guard", "--sdk-path", env!("CARGO_MANIFEST_DIR")],
+            &[
+                "new",
+                "local-guard",
+                "--sdk-path",
+                env!("CARGO_MANIFEST_DIR"),
+            ],
             &[],
             "",
         ),
@@ -485,10 +507,19 @@ fn new_scaffolds_a_hook_in_each_language() {
         if files.is_empty() {
             // A checkout's root is not hook-sdk: the message says what to pass.
             assert_eq!(out.status.code(), Some(1), "{stdout}");
-            assert!(text(&out.stderr).contains("hook-sdk not found at"), "{}", text(&out.stderr));
+            assert!(
+                text(&out.stderr).contains("hook-sdk not found at"),
+                "{}",
+                text(&out.stderr)
+            );
             continue;
         }
-        assert_eq!(out.status.code(), Some(0), "{args:?}: {stdout}{}", text(&out.stderr));
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{args:?}: {stdout}{}",
+            text(&out.stderr)
+        );
         assert!(stdout.contains(next), "{args:?}: {stdout}");
         let name = args.last().unwrap();
         for file in files {
@@ -496,9 +527,16 @@ fn new_scaffolds_a_hook_in_each_language() {
         }
     }
     // By version, or at a checkout.
-    assert!(project.read("my-guard/Cargo.toml").contains("hook-sdk = \"0.2\"\n"));
+    assert!(
+        project
+            .read("my-guard/Cargo.toml")
+            .contains("hook-sdk = \"0.2\"\n")
+    );
     let sdk = Path::new(env!("CARGO_MANIFEST_DIR")).join("hook-sdk");
-    let out = hookhost(&project, &["new", "local-guard", "--sdk-path", sdk.to_str().unwrap()]);
+    let out = hookhost(
+        &project,
+        &["new", "local-guard", "--sdk-path", sdk.to_str().unwrap()],
+    );
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert!(
         project
@@ -520,8 +558,15 @@ fn new_scaffolds_a_hook_in_each_language() {
     assert!(text(&out.stderr).contains("my-guard already exists"));
     let out = hookhost(&project, &["new", "9lives"]);
     assert!(text(&out.stderr).contains("`9lives` is not a valid hook name"));
-    let out = hookhost(&project, &["new", "--lang", "python", "x", "--sdk-path", "."]);
-    assert!(text(&out.stderr).contains("--sdk-path is for Rust hooks"), "{}", text(&out.stderr));
+    let out = hookhost(
+        &project,
+        &["new", "--lang", "python", "x", "--sdk-path", "."],
+    );
+    assert!(
+        text(&out.stderr).contains("--sdk-path is for Rust hooks"),
+        "{}",
+        text(&out.stderr)
+    );
 }
 
 #[test]

@@ -116,7 +116,11 @@ async fn decides_as_the_rust_guard(port: &Path, language: &str) {
     let mut blocked = 0;
     for command in COMMANDS {
         let expected = decided(&bash(&rust, command).await);
-        assert_eq!(decided(&bash(&other, command).await), expected, "{language}: {command}");
+        assert_eq!(
+            decided(&bash(&other, command).await),
+            expected,
+            "{language}: {command}"
+        );
         blocked += usize::from(expected != "allow");
     }
     assert_eq!(blocked, 19, "the table covers every rule");
@@ -131,9 +135,8 @@ async fn decides_as_the_rust_guard(port: &Path, language: &str) {
     let broken = guard_runner(&project, port, "deny = \"not a list\"");
     let outcome = bash(&broken, "ls").await;
     assert!(
-        decided(&outcome).starts_with(
-            "blocked by destructive-guard: destructive-guard is misconfigured: "
-        ),
+        decided(&outcome)
+            .starts_with("blocked by destructive-guard: destructive-guard is misconfigured: "),
         "{language}: {}",
         decided(&outcome)
     );
@@ -183,26 +186,39 @@ async fn sdk_concepts_reach_the_host(probe: &Path, language: &str) {
         let Decision::Warn(notice) = &outcome.decision else {
             panic!("{language}: {outcome:?}")
         };
-        assert_eq!(notice.reason, format!("call {n}"), "{language}: state persists");
+        assert_eq!(
+            notice.reason,
+            format!("call {n}"),
+            "{language}: state persists"
+        );
         assert!(
-            outcome.reports[0]
-                .stderr
-                .contains(&format!("info: call {n} of this session, 1 of this instance")),
+            outcome.reports[0].stderr.contains(&format!(
+                "info: call {n} of this session, 1 of this instance"
+            )),
             "{language}: globals do not: {}",
             outcome.reports[0].stderr
         );
     }
 
     let outcome = bash(&runner, "ls").await;
-    assert_eq!(outcome.updated_input, Some(json!({ "command": "ls --dry-run" })), "{language}");
+    assert_eq!(
+        outcome.updated_input,
+        Some(json!({ "command": "ls --dry-run" })),
+        "{language}"
+    );
     assert_eq!(outcome.context[0].reason, format!("from {language}"));
     assert!(
-        outcome.notices.iter().any(|n| n.reason == format!("hello from {language}")),
+        outcome
+            .notices
+            .iter()
+            .any(|n| n.reason == format!("hello from {language}")),
         "{language}: {:?}",
         outcome.notices
     );
 
-    let outcome = runner.fire(&Event::session_start("startup").with_session("s-1")).await;
+    let outcome = runner
+        .fire(&Event::session_start("startup").with_session("s-1"))
+        .await;
     assert_eq!(
         outcome.context[0].reason,
         format!("session s-1 in {}", project.root().display()),
@@ -213,7 +229,9 @@ async fn sdk_concepts_reach_the_host(probe: &Path, language: &str) {
         input: &json!({ "command": "cargo test" }),
         tool_iterations: 1,
     };
-    let outcome = runner.post_tool_use(tests, "test result: ok. 3 passed", false).await;
+    let outcome = runner
+        .post_tool_use(tests, "test result: ok. 3 passed", false)
+        .await;
     assert_eq!(outcome.signals.len(), 1, "{language}: {outcome:?}");
     assert_eq!(outcome.signals[0].signal, "green");
     assert_eq!(outcome.signals[0].reason, "Bash passed");
@@ -230,7 +248,9 @@ async fn sdk_concepts_reach_the_host(probe: &Path, language: &str) {
         decided(&outcome)
     );
     assert!(
-        outcome.reports[0].stderr.contains(&format!("boom from {language}")),
+        outcome.reports[0]
+            .stderr
+            .contains(&format!("boom from {language}")),
         "{language}: the exception is on the hook's stderr: {}",
         outcome.reports[0].stderr
     );
@@ -321,7 +341,10 @@ fn unversioned(text: &str) -> String {
     let mut chars = text.chars().peekable();
     while let Some(c) = chars.next() {
         if c == '@' && chars.peek().is_some_and(char::is_ascii_digit) {
-            while chars.peek().is_some_and(|c| c.is_ascii_digit() || *c == '.') {
+            while chars
+                .peek()
+                .is_some_and(|c| c.is_ascii_digit() || *c == '.')
+            {
                 chars.next();
             }
         } else {
@@ -341,32 +364,52 @@ fn check_lists_what_a_component_imports_and_what_is_denied() {
     let output = Command::new(env!("CARGO_BIN_EXE_hookhost"))
         .args(["check", "--config"])
         .arg(&config)
-        .env("HOOKHOST_CACHE_DIR", match test_cache() {
-            hookhost::wasm::CacheMode::Dir(dir) => dir,
-            _ => unreachable!(),
-        })
+        .env(
+            "HOOKHOST_CACHE_DIR",
+            match test_cache() {
+                hookhost::wasm::CacheMode::Dir(dir) => dir,
+                _ => unreachable!(),
+            },
+        )
         .env("HOOKHOST_CONFIG_DIR", project.path(".no-user-config"))
         .env("HOOKHOST_DATA_DIR", project.path(".no-user-data"))
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&output.stdout);
-    assert_eq!(output.status.code(), Some(0), "{stdout}{}", String::from_utf8_lossy(&output.stderr));
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{stdout}{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     let imports = stdout
         .lines()
         .find(|line| line.starts_with("imports of #1 net: "))
         .unwrap_or_else(|| panic!("{stdout}"));
-    for interface in ["hookhost:hooks@0.2.0 {host, types}", "wasi:http@0.2.12 {outgoing-handler, types}"] {
+    for interface in [
+        "hookhost:hooks@0.2.0 {host, types}",
+        "wasi:http@0.2.12 {outgoing-handler, types}",
+    ] {
         assert!(imports.contains(interface), "{imports}");
     }
     let denied = stdout
         .lines()
-        .find(|line| line.trim_start().starts_with("denied (linked, every call fails): "))
+        .find(|line| {
+            line.trim_start()
+                .starts_with("denied (linked, every call fails): ")
+        })
         .unwrap_or_else(|| panic!("{stdout}"));
-    assert!(denied.contains("wasi:http@0.2.12 {outgoing-handler, types}"), "{denied}");
+    assert!(
+        denied.contains("wasi:http@0.2.12 {outgoing-handler, types}"),
+        "{denied}"
+    );
     // std's version of WASI depends on the toolchain (wasi:sockets@0.2.0, @0.2.6, ...).
     assert!(unversioned(denied).contains("wasi:sockets {"), "{denied}");
     assert!(denied.contains("tcp-create-socket"), "{denied}");
-    assert!(!denied.contains("wasi:cli"), "provided interfaces are not denied: {denied}");
+    assert!(
+        !denied.contains("wasi:cli"),
+        "provided interfaces are not denied: {denied}"
+    );
 }
 
 #[test]
@@ -382,9 +425,15 @@ fn vendored_copies_of_the_wit_and_pins_agree() {
         assert!(ci.contains(pin), ".ci/run installs {pin}");
     }
     let scaffold = read("src/cli/new/templates/js/package.json");
-    assert!(scaffold.contains("\"componentize-qjs\": \"0.4.5\""), "{scaffold}");
+    assert!(
+        scaffold.contains("\"componentize-qjs\": \"0.4.5\""),
+        "{scaffold}"
+    );
     assert!(read("src/cli/new/python.rs").contains("componentize-py==0.25.1"));
     let sdk = read("hook-sdk/Cargo.toml");
-    assert!(sdk.contains("version = \"0.2.0\""), "hook-sdk's version: {sdk}");
+    assert!(
+        sdk.contains("version = \"0.2.0\""),
+        "hook-sdk's version: {sdk}"
+    );
     assert!(read("src/cli/new/rust.rs").contains("HOOK_SDK_VERSION: &str = \"0.2\""));
 }

@@ -72,9 +72,9 @@ fn the_sdk_readme_walkthrough_works_as_written() {
     let steps = steps(&readme, "");
     assert!(steps.len() >= 5, "the walkthrough lost its steps");
 
-    // The README's layout: the user's crate next to a checkout of hookhost.
-    let work = tempfile::tempdir().unwrap();
-    std::os::unix::fs::symlink(repo, work.path().join("hookhost")).unwrap();
+    // The README depends on the published hook-sdk; the work directory patches it to this
+    // checkout.
+    let work = patched_to_checkout(repo);
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let status = Command::new(&cargo)
         .args(["new", "--lib", "--quiet", "no-force-push"])
@@ -99,6 +99,35 @@ fn write_a_hook(lang: &str, hook: &str) {
     let readme = std::fs::read_to_string(repo.join("README.md")).unwrap();
     let steps = steps(&readme, &format!(" {lang}"));
     assert!(steps.len() >= 3, "the {lang} walkthrough lost its steps");
+    let work = patched_to_checkout(repo);
+    let tool = |program, dir, install| {
+        let path = crate::languages::lang_build::tool(repo, program, dir, install);
+        path.parent().unwrap().to_path_buf()
+    };
+    let tools: Vec<PathBuf> = match lang {
+        "python" => vec![tool(
+            "componentize-py",
+            "venv/bin",
+            "pip install componentize-py==0.25.1",
+        )],
+        "js" => vec![tool(
+            "componentize-qjs",
+            "node_modules/.bin",
+            "npm install componentize-qjs@0.4.5",
+        )],
+        _ => Vec::new(),
+    };
+    follow(
+        steps,
+        work.path(),
+        &tools,
+        &format!("=> BLOCKED: blocked by {hook}: force pushes rewrite shared history"),
+    );
+}
+
+/// A work directory whose `.cargo/config.toml` patches the published hook-sdk to this
+/// checkout's: what the READMEs show (`hook-sdk = "0.2"`) builds before it is published.
+fn patched_to_checkout(repo: &Path) -> tempfile::TempDir {
     let work = tempfile::tempdir().unwrap();
     std::fs::create_dir(work.path().join(".cargo")).unwrap();
     std::fs::write(
@@ -109,29 +138,7 @@ fn write_a_hook(lang: &str, hook: &str) {
         ),
     )
     .unwrap();
-    let tools: Vec<PathBuf> = [
-        ("componentize-py", "venv/bin", "pip install componentize-py==0.25.1"),
-        ("componentize-qjs", "node_modules/.bin", "npm install componentize-qjs@0.4.5"),
-    ]
-    .into_iter()
-    .filter(|(program, _, _)| match lang {
-        "python" => *program == "componentize-py",
-        "js" => *program == "componentize-qjs",
-        _ => false,
-    })
-    .map(|(program, dir, install)| {
-        crate::languages::lang_build::tool(repo, program, dir, install)
-            .parent()
-            .unwrap()
-            .to_path_buf()
-    })
-    .collect();
-    follow(
-        steps,
-        work.path(),
-        &tools,
-        &format!("=> BLOCKED: blocked by {hook}: force pushes rewrite shared history"),
-    );
+    work
 }
 
 #[test]
@@ -153,13 +160,9 @@ fn readme_write_a_hook_in_javascript() {
 /// `hookhost fire` must print `blocked`.
 fn follow(steps: Vec<Step>, work: &Path, path: &[PathBuf], blocked: &str) {
     let bin_dir = Path::new(env!("CARGO_BIN_EXE_hookhost")).parent().unwrap();
-    let path = std::env::join_paths(
-        [bin_dir.to_path_buf()]
-            .iter()
-            .chain(path)
-            .cloned()
-            .chain(std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())),
-    )
+    let path = std::env::join_paths([bin_dir.to_path_buf()].iter().chain(path).cloned().chain(
+        std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()),
+    ))
     .unwrap();
     let mut fired = false;
     for step in steps {

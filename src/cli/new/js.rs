@@ -28,7 +28,13 @@ pub(super) fn scaffold(name: &str) -> Scaffold {
             ("hooks.toml", super::hooks_toml(name, &wasm, TIMEOUT_MS)),
             (
                 "README.md",
-                super::readme(name, "hookhost's JavaScript SDK (hook-sdk.js)", &build, &wasm, TIMEOUT_MS),
+                super::readme(
+                    name,
+                    "hookhost's JavaScript SDK (hook-sdk.js)",
+                    &build,
+                    &wasm,
+                    TIMEOUT_MS,
+                ),
             ),
             (".gitignore", format!("/node_modules\n/{wasm}\n")),
         ],

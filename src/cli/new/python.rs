@@ -14,7 +14,10 @@ pub(super) fn scaffold(name: &str) -> Scaffold {
     );
     Scaffold {
         files: vec![
-            ("app.py", fill(include_str!("templates/python/app.py"), name)),
+            (
+                "app.py",
+                fill(include_str!("templates/python/app.py"), name),
+            ),
             (
                 "test_app.py",
                 fill(include_str!("templates/python/test_app.py"), name),
@@ -25,13 +28,16 @@ pub(super) fn scaffold(name: &str) -> Scaffold {
             ),
             ("wit/hookhost.wit", WIT.to_string()),
             ("requirements.txt", format!("{COMPONENTIZE_PY}\n")),
-            (
-                "hooks.toml",
-                super::hooks_toml(name, &wasm, TIMEOUT_MS),
-            ),
+            ("hooks.toml", super::hooks_toml(name, &wasm, TIMEOUT_MS)),
             (
                 "README.md",
-                super::readme(name, "hookhost's Python SDK (hook_sdk.py)", &build, &wasm, TIMEOUT_MS),
+                super::readme(
+                    name,
+                    "hookhost's Python SDK (hook_sdk.py)",
+                    &build,
+                    &wasm,
+                    TIMEOUT_MS,
+                ),
             ),
             (".gitignore", format!("/.venv\n__pycache__/\n/{wasm}\n")),
         ],

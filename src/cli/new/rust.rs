@@ -27,7 +27,11 @@ pub(super) fn scaffold(name: &str, sdk_path: Option<&Path>) -> Result<Scaffold> 
                 );
             }
             // A TOML basic string: escape what it cannot hold as is.
-            let quoted = sdk.display().to_string().replace('\\', "\\\\").replace('"', "\\\"");
+            let quoted = sdk
+                .display()
+                .to_string()
+                .replace('\\', "\\\\")
+                .replace('"', "\\\"");
             format!("{{ path = \"{quoted}\" }}")
         }
     };
