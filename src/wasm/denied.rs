@@ -6,15 +6,16 @@
 //! imports `wasi:http` whether or not the hook's code uses them; refusing such components at
 //! load would shut out Python and JavaScript hooks.
 //!
-//! Why stubs rather than wasmtime-wasi's own implementations configured to deny: those run host
-//! code for the guest (its `WasiCtx` allows TCP and UDP sockets by default and only refuses
-//! addresses, so `create-tcp-socket` opens a real socket on the host), and there is no
-//! wasmtime-wasi implementation of `wasi:http` short of the hyper-based wasmtime-wasi-http
-//! crate. A stub runs no host code at all: the guest can never hold a socket, a request or a
-//! name lookup, because every function that would create one fails first, for every version of
-//! every denied interface, with a message naming the function. The price: the failure is a
-//! trap, not an error value the guest could catch, so a hook that tries the network fails the
-//! call (a guard fails closed) instead of carrying on without it.
+//! Why stubs rather than wasmtime-wasi's own `wasi:sockets` with every use denied (its
+//! `WasiCtx` default: no TCP, no UDP, no name lookup): that is host code the guest can reach,
+//! handing it real resources (the network handle), and it grows with each wasmtime release;
+//! and there is no wasmtime-wasi implementation of `wasi:http` short of the hyper-based
+//! wasmtime-wasi-http crate. A stub runs no host code at all: the guest
+//! can never hold a socket, a request or a name lookup, because every function that would create
+//! one fails first, for every version of every denied interface, with a message naming the
+//! function. The price: the failure is a trap, not an error value the guest could catch, so a
+//! hook that tries the network fails the call (a guard fails closed) instead of carrying on
+//! without it.
 
 use wasmtime::Engine;
 use wasmtime::component::types::ComponentItem;
