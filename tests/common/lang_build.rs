@@ -77,13 +77,14 @@ pub fn python_component(
         sdk.join("hook_sdk.py"),
         wit.clone(),
     ];
+    // Looked up even when the component is cached: without the tool the tests fail.
+    let componentize_py = tool(
+        repo,
+        "componentize-py",
+        "venv/bin",
+        "pip install componentize-py==0.25.1",
+    );
     component(out_dir, name, &inputs, |out| {
-        let componentize_py = tool(
-            repo,
-            "componentize-py",
-            "venv/bin",
-            "pip install componentize-py==0.25.1",
-        );
         run(
             Command::new(componentize_py)
                 .arg("-d")
@@ -118,13 +119,13 @@ pub fn js_component(
         repo.join("sdk/js/hook-sdk.js"),
     ];
     inputs.extend_from_slice(sources);
+    let componentize_qjs = tool(
+        repo,
+        "componentize-qjs",
+        "node_modules/.bin",
+        "npm install componentize-qjs@0.4.5",
+    );
     component(out_dir, name, &inputs, |out| {
-        let componentize_qjs = tool(
-            repo,
-            "componentize-qjs",
-            "node_modules/.bin",
-            "npm install componentize-qjs@0.4.5",
-        );
         run(
             Command::new(componentize_qjs)
                 .arg("--wit")
