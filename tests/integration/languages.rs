@@ -437,3 +437,35 @@ fn vendored_copies_of_the_wit_and_pins_agree() {
     );
     assert!(read("src/cli/new/rust.rs").contains("HOOK_SDK_VERSION: &str = \"0.2\""));
 }
+
+/// The SDK examples' own unit tests, as their authors run them: the SDKs' in-memory host
+/// outside a component (plain Python, plain Node).
+#[test]
+fn sdk_examples_pass_their_unit_tests_outside_a_component() {
+    let cases: [(&str, &[&str], &str); 2] = [
+        (
+            "sdk/python/examples/destructive-guard",
+            &["python3", "-m", "unittest"],
+            "apt-get install python3",
+        ),
+        (
+            "sdk/js/examples/destructive-guard",
+            &["node", "--test"],
+            "apt-get install nodejs (18 or later)",
+        ),
+    ];
+    for (dir, command, install) in cases {
+        let output = Command::new(command[0])
+            .args(&command[1..])
+            .current_dir(repo().join(dir))
+            .env("PYTHONDONTWRITEBYTECODE", "1")
+            .output()
+            .unwrap_or_else(|e| panic!("{}: {e}: run .ci/run, or {install}", command[0]));
+        assert!(
+            output.status.success(),
+            "{dir}: {command:?} failed:\n{}{}",
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        );
+    }
+}
