@@ -83,9 +83,9 @@ pub use matcher::{EventPattern, ToolMatcher};
 pub use native::{HookInput, NativeHook, NativeHookError, OwnedInput};
 pub use outcome::{Block, Decision, HookReport, Notice, Outcome};
 pub use protocol::Protocol;
-#[cfg(feature = "wasm")]
-pub use runner::WasmInfo;
 pub use runner::{Flushed, HookRunner, Layers, RunnerOptions};
+#[cfg(feature = "wasm")]
+pub use runner::{WasmImports, WasmInfo};
 pub use verdict::{Answer, HookFailure, Signal, Verdict};
 
 pub(crate) use runner::error_chain;

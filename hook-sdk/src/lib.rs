@@ -132,7 +132,7 @@ macro_rules! export {
 pub mod __bindings {
     wit_bindgen::generate!({
         world: "hook",
-        path: "../wit",
+        path: "wit/hookhost.wit",
         pub_export_macro: true,
         export_macro_name: "__export_hook_world",
         default_bindings_module: "hook_sdk::__bindings",

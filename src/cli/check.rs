@@ -114,6 +114,24 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
             safe(reason)
         );
     }
+    for (spec, info) in &wasm {
+        let position = hooks
+            .iter()
+            .position(|h| std::ptr::eq(*h, *spec))
+            .unwrap_or(0)
+            + 1;
+        println!(
+            "imports of #{position} {}: {}",
+            safe(&spec.name),
+            grouped(&info.imports.all)
+        );
+        if !info.imports.denied.is_empty() {
+            println!(
+                "  denied (linked, every call fails): {}",
+                grouped(&info.imports.denied)
+            );
+        }
+    }
     for warning in &warnings {
         println!("warning: {warning}");
     }
@@ -143,6 +161,37 @@ fn problem_line(path: &std::path::Path, problem: &ConfigProblem) -> String {
 /// it took from the file; this is a second fence for the terminal).
 fn safe_multiline(text: &str) -> String {
     text.lines().map(safe).collect::<Vec<_>>().join("\n")
+}
+
+/// Interface names grouped by package: `wasi:sockets@0.2.9 {network, tcp}`.
+fn grouped(names: &[String]) -> String {
+    let mut packages: Vec<(String, Vec<&str>)> = Vec::new();
+    for name in names {
+        let (path, version) = name.split_once('@').unwrap_or((name, ""));
+        let (package, interface) = path.split_once('/').unwrap_or((path, ""));
+        let package = if version.is_empty() {
+            package.to_string()
+        } else {
+            format!("{package}@{version}")
+        };
+        match packages.iter_mut().find(|(p, _)| *p == package) {
+            Some((_, interfaces)) => interfaces.push(interface),
+            None => packages.push((package, vec![interface])),
+        }
+    }
+    if packages.is_empty() {
+        return "nothing".to_string();
+    }
+    packages.sort();
+    packages
+        .iter()
+        .map(|(package, interfaces)| {
+            let mut interfaces = interfaces.clone();
+            interfaces.sort_unstable();
+            safe(&format!("{package} {{{}}}", interfaces.join(", ")))
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// `command (claude)`, `wasm`.

@@ -133,9 +133,10 @@ enum Command {
                             hookhost import --output .forgeflare/hooks.toml --force"
     )]
     Import(import::ImportArgs),
-    /// Create a hook crate on hook-sdk, ready to build for wasm32-wasip2.
+    /// Create a hook project (Rust on hook-sdk, Python or JavaScript), ready to build into a component.
     #[command(
-        after_help = "Examples:\n  hookhost new no-force-push\n  hookhost new my-guard --sdk-path ../hookhost/hook-sdk"
+        after_help = "Examples:\n  hookhost new no-force-push\n  hookhost new my-guard --sdk-path ../hookhost/hook-sdk\n  \
+                            hookhost new --lang python py-guard\n  hookhost new --lang js js-guard"
     )]
     New(new::NewArgs),
     /// Time each configured hook on a sample event (p50 and p99).

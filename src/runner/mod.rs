@@ -51,6 +51,19 @@ pub struct WasmInfo {
     pub pooling: bool,
     /// The version of `hookhost:hooks` the component was built against.
     pub interface: String,
+    /// What the component imports, and which of it is denied.
+    pub imports: WasmImports,
+}
+
+/// A wasm hook's imports, for `hookhost check`.
+#[cfg(feature = "wasm")]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct WasmImports {
+    /// Every interface the component imports (`wasi:io/poll@0.2.9`, `hookhost:hooks/host@0.2.0`).
+    pub all: Vec<String>,
+    /// Those hookhost links as denied: WASI interfaces it never grants (`wasi:sockets/tcp@0.2.9`,
+    /// `wasi:http/types@0.2.10`), whose every call fails with an error naming the function.
+    pub denied: Vec<String>,
 }
 
 /// How a runner is set up, beyond its configuration.

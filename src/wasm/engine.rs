@@ -101,6 +101,15 @@ impl WasmEngine {
         })
     }
 
+    /// Links `component` once, at load: against the shared linker, plus failing stubs for the
+    /// WASI interfaces it imports that hookhost denies (`denied`).
+    pub(crate) fn instantiate_pre(
+        &self,
+        component: &wasmtime::component::Component,
+    ) -> wasmtime::Result<wasmtime::component::InstancePre<CallState>> {
+        super::denied::linker_for(&self.linker, &self.engine, component)?.instantiate_pre(component)
+    }
+
     /// Waits for an instance slot, and keeps the epoch ticking while the returned guard lives.
     pub(crate) async fn begin_call(&self) -> CallGuard<'_> {
         let permit = self
@@ -197,8 +206,9 @@ fn spawn_ticker(engine: &Engine, activity: Arc<Activity>) {
     drop(spawned);
 }
 
-/// WASI preview 2 without sockets, plus hookhost's own interfaces. A component that imports
-/// anything else (wasi:sockets, wasi:http, ...) is refused at load by the import check.
+/// WASI preview 2 without sockets, plus hookhost's own interfaces. The other WASI interfaces a
+/// component imports (wasi:sockets, wasi:http, ...) are linked per component as denied
+/// ([`WasmEngine::instantiate_pre`]); anything else is refused at load by the import check.
 /// `wasi:filesystem/types`, `wasi:random` and `wasi:io/poll` go through the sandbox's own
 /// bounds and rules (`fs`, `limits`) before wasmtime-wasi.
 fn linker(engine: &Engine) -> wasmtime::Result<Linker<CallState>> {

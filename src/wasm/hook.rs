@@ -105,7 +105,6 @@ impl WasmHook {
             compat::check_events(events).map_err(describe)?;
         }
         let instance_pre = engine
-            .linker
             .instantiate_pre(&component)
             .map_err(|error| describe(format!("cannot be linked: {error:#}")))?;
         let mismatch = |error: wasmtime::Error| {
@@ -141,6 +140,20 @@ impl WasmHook {
             signers: self.signers.clone(),
             pooling: self.engine.pooling,
             interface: self.pre.interface().package(),
+            imports: self.imports(),
+        }
+    }
+
+    /// What the component imports, and which of it is denied.
+    fn imports(&self) -> crate::WasmImports {
+        let component = match &self.pre {
+            Pre::V0_2(pre) => pre.instance_pre().component(),
+            Pre::V0_1(pre) => pre.instance_pre().component(),
+        };
+        let imports = inspect::imports(&self.engine.engine, component);
+        crate::WasmImports {
+            all: imports.all,
+            denied: imports.denied,
         }
     }
 

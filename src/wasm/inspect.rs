@@ -1,6 +1,11 @@
 //! Load-time checks of a hook component, each with a message that says what is wrong and how
 //! to fix it: not a component at all, a component built against another version of the WIT
-//! package, a missing export, or an import hookhost does not provide (the network).
+//! package, a missing export, or an import from outside WASI and hookhost's own package.
+//!
+//! WASI interfaces hookhost does not implement (`wasi:sockets`, `wasi:http`, ...) do not stop a
+//! component from loading: language runtimes import them whether the hook uses them or not.
+//! They are linked as functions that fail when called (`denied`), and `hookhost check` lists
+//! them ([`Imports`]).
 
 use wasmtime::Engine;
 use wasmtime::component::Component;
@@ -8,7 +13,8 @@ use wasmtime::component::types::ComponentItem;
 
 use super::bindings::{HANDLER, Interface, PACKAGE};
 
-/// Interfaces a hook may import: WASI preview 2 without sockets, and hookhost's own.
+/// The WASI interfaces hookhost implements (under the sandbox's grants): preview 2 without
+/// sockets and http.
 const PROVIDED: &[&str] = &[
     "wasi:io/",
     "wasi:clocks/wall-clock@",
@@ -18,6 +24,31 @@ const PROVIDED: &[&str] = &[
     "wasi:filesystem/",
 ];
 const OWN_IMPORTS: &[&str] = &["host", "state", "types"];
+
+/// Whether hookhost links `import` (an interface name such as `wasi:sockets/tcp@0.2.9`) as
+/// denied: a WASI interface it does not implement.
+pub(crate) fn is_denied(import: &str) -> bool {
+    import.starts_with("wasi:") && !PROVIDED.iter().any(|prefix| import.starts_with(prefix))
+}
+
+/// What a component imports, as `hookhost check` shows it.
+pub(crate) struct Imports {
+    /// Every import, in the component's order (`wasi:io/poll@0.2.9`, `hookhost:hooks/host@0.2.0`).
+    pub(crate) all: Vec<String>,
+    /// The imports linked as denied: every call of theirs fails (`wasi:sockets/tcp@0.2.9`).
+    pub(crate) denied: Vec<String>,
+}
+
+/// The imports of a loaded component.
+pub(crate) fn imports(engine: &Engine, component: &Component) -> Imports {
+    let all: Vec<String> = component
+        .component_type()
+        .imports(engine)
+        .map(|(name, _)| name.to_string())
+        .collect();
+    let denied = all.iter().filter(|name| is_denied(name)).cloned().collect();
+    Imports { all, denied }
+}
 
 /// Checks the file's header before anything is compiled.
 pub(crate) fn check_header(bytes: &[u8]) -> Result<(), String> {
@@ -72,14 +103,18 @@ pub(crate) fn check_component(engine: &Engine, component: &Component) -> Result<
             }
             continue;
         }
-        if !PROVIDED.iter().any(|prefix| name.starts_with(prefix)) {
-            let why = if name.starts_with("wasi:sockets/") || name.starts_with("wasi:http/") {
-                "hooks have no network access"
-            } else {
-                "hooks may import WASI preview 2 (io, clocks, random, cli, filesystem) and hookhost's own interfaces"
-            };
+        // Any other WASI interface is linked as denied (see `denied`); only imports from outside
+        // WASI mean the component was built for another host.
+        if !name.starts_with("wasi:") {
             return Err(format!(
-                "imports `{name}`, which hookhost does not provide: {why}. Remove the code that uses it (for Rust: std::net or an HTTP client)"
+                "imports `{name}`, which hookhost does not provide: hooks may import WASI \
+                 preview 2 and hookhost's own interfaces ({}). Rebuild it against the `hook` world \
+                 of wit/hookhost.wit",
+                OWN_IMPORTS
+                    .iter()
+                    .map(|interface| format!("{PACKAGE}/{interface}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ));
         }
     }

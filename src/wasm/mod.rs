@@ -14,6 +14,7 @@
 mod bindings;
 mod cache;
 mod compat;
+mod denied;
 mod engine;
 mod fs;
 mod hook;

@@ -453,76 +453,120 @@ fn bench_times_each_hook() {
 }
 
 #[test]
-fn new_scaffolds_a_hook_that_builds_and_blocks() {
+fn new_scaffolds_a_hook_in_each_language() {
+    // Building and firing what it scaffolds is README.md's "Write a hook", followed by
+    // walkthrough.rs for each language.
     let project = Project::new();
-    let out = hookhost(&project, &["new", "my-guard"]);
-    let stdout = text(&out.stdout);
-    assert_eq!(out.status.code(), Some(0), "{stdout}{}", text(&out.stderr));
-    assert!(
-        stdout.contains("cargo build --release --target wasm32-wasip2"),
-        "{stdout}"
-    );
-    for file in ["Cargo.toml", "src/lib.rs", "README.md", "hooks.toml"] {
-        assert!(project.path("my-guard").join(file).is_file(), "{file}");
+    let cases: [(&[&str], &[&str], &str); 4] = [
+        (
+            &["new", "my-guard"],
+            &["Cargo.toml", "src/lib.rs", "README.md", "hooks.toml"],
+            "cargo build --release --target wasm32-wasip2",
+        ),
+        (
+            &["new", "--lang", "python", "py-guard"],
+            &[
+                "app.py",
+                "test_app.py",
+                "hook_sdk.py",
+                "wit/hookhost.wit",
+                "requirements.txt",
+                "hooks.toml",
+                "README.md",
+            ],
+            "componentize-py -d wit -w hook componentize app -o py-guard.wasm",
+        ),
+        (
+            &["new", "--lang", "js", "js-guard"],
+            &[
+                "hook.js",
+                "component.js",
+                "hook.test.js",
+                "hook-sdk.js",
+                "wit/hookhost.wit",
+                "package.json",
+                "hooks.toml",
+                "README.md",
+            ],
+            "npm run build",
+        ),
+        (
+            &[
+                "new",
+                "local-guard",
+                "--sdk-path",
+                env!("CARGO_MANIFEST_DIR"),
+            ],
+            &[],
+            "",
+        ),
+    ];
+    for (args, files, next) in cases {
+        let out = hookhost(&project, args);
+        let stdout = text(&out.stdout);
+        if files.is_empty() {
+            // A checkout's root is not hook-sdk: the message says what to pass.
+            assert_eq!(out.status.code(), Some(1), "{stdout}");
+            assert!(
+                text(&out.stderr).contains("hook-sdk not found at"),
+                "{}",
+                text(&out.stderr)
+            );
+            continue;
+        }
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{args:?}: {stdout}{}",
+            text(&out.stderr)
+        );
+        assert!(stdout.contains(next), "{args:?}: {stdout}");
+        let name = args.last().unwrap();
+        for file in files {
+            assert!(project.path(name).join(file).is_file(), "{args:?}: {file}");
+        }
     }
+    // By version, or at a checkout.
+    assert!(
+        project
+            .read("my-guard/Cargo.toml")
+            .contains("hook-sdk = \"0.2\"\n")
+    );
+    let sdk = Path::new(env!("CARGO_MANIFEST_DIR")).join("hook-sdk");
+    let out = hookhost(
+        &project,
+        &["new", "local-guard", "--sdk-path", sdk.to_str().unwrap()],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(
+        project
+            .read("local-guard/Cargo.toml")
+            .contains(&format!("hook-sdk = {{ path = \"{}\" }}", sdk.display()))
+    );
+    // The SDK files and the WIT are this checkout's.
+    for (written, source) in [
+        ("py-guard/hook_sdk.py", "sdk/python/hook_sdk.py"),
+        ("js-guard/hook-sdk.js", "sdk/js/hook-sdk.js"),
+        ("py-guard/wit/hookhost.wit", "wit/hookhost.wit"),
+    ] {
+        let source = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(source));
+        assert_eq!(project.read(written), source.unwrap(), "{written}");
+    }
+
     let out = hookhost(&project, &["new", "my-guard"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out.stderr).contains("my-guard already exists"));
     let out = hookhost(&project, &["new", "9lives"]);
     assert!(text(&out.stderr).contains("`9lives` is not a valid hook name"));
-
-    // It builds as generated (sharing the fixtures' target directory to save a build), and its
-    // unit test passes natively.
-    let crate_dir = project.path("my-guard");
-    let target = Path::new(env!("CARGO_TARGET_TMPDIR")).join("../fixtures");
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    for args in [
-        vec!["test", "--quiet"],
-        vec!["build", "--quiet", "--release", "--target", "wasm32-wasip2"],
-    ] {
-        let output = Command::new(&cargo)
-            .args(&args)
-            .current_dir(&crate_dir)
-            .env("CARGO_TARGET_DIR", &target)
-            .env_remove("RUSTFLAGS")
-            .output()
-            .unwrap();
-        assert!(
-            output.status.success(),
-            "cargo {args:?}: {}",
-            text(&output.stderr)
-        );
-    }
-    // Its hooks.toml expects the component in its own target directory.
-    std::fs::create_dir_all(crate_dir.join("target/wasm32-wasip2/release")).unwrap();
-    std::fs::copy(
-        target.join("wasm32-wasip2/release/my_guard.wasm"),
-        crate_dir.join("target/wasm32-wasip2/release/my_guard.wasm"),
-    )
-    .unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_hookhost"))
-        .args([
-            "fire",
-            "PreToolUse",
-            "--config",
-            "hooks.toml",
-            "--tool",
-            "Bash",
-            "--input",
-            r#"{"command":"git push --force"}"#,
-        ])
-        .current_dir(&crate_dir)
-        .env("HOOKHOST_CACHE_DIR", "off")
-        .output()
-        .unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(2),
-        "{}{}",
-        text(&out.stdout),
+    let out = hookhost(
+        &project,
+        &["new", "--lang", "python", "x", "--sdk-path", "."],
+    );
+    assert!(
+        text(&out.stderr).contains("--sdk-path is for Rust hooks"),
+        "{}",
         text(&out.stderr)
     );
-    assert!(text(&out.stdout).contains("blocked by my-guard: force pushes rewrite shared history"));
 }
 
 #[test]

@@ -20,6 +20,8 @@ mod forgeflare;
 #[cfg(feature = "wasm")]
 mod hardening;
 #[cfg(feature = "cli")]
+mod languages;
+#[cfg(feature = "cli")]
 mod layers;
 #[cfg(feature = "wasm")]
 mod lifecycle;

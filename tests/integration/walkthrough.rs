@@ -1,7 +1,9 @@
-//! hook-sdk/README.md's walkthrough, followed as written: every file it shows is written,
-//! every command it shows is run, and `hookhost fire` must block the force push.
+//! The READMEs' walkthroughs, followed as written: every file they show is written, every
+//! command they show is run, and `hookhost fire` must block the force push. hook-sdk/README.md
+//! has one (`<!-- walkthrough: ... -->`); README.md's "Write a hook" has one per language
+//! (`<!-- walkthrough rust: ... -->`, `python`, `js`).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// The steps of the walkthrough, in order.
@@ -17,12 +19,15 @@ enum Step {
     },
 }
 
-fn steps(readme: &str) -> Vec<Step> {
+/// The steps of the walkthrough marked `<!-- walkthrough{tag}: ... -->` (`tag` is empty or
+/// ` python`, ...).
+fn steps(readme: &str, tag: &str) -> Vec<Step> {
     let mut steps = Vec::new();
     let mut lines = readme.lines();
+    let prefix = format!("<!-- walkthrough{tag}: ");
     while let Some(line) = lines.next() {
         let Some(marker) = line
-            .strip_prefix("<!-- walkthrough: ")
+            .strip_prefix(prefix.as_str())
             .and_then(|l| l.strip_suffix(" -->"))
         else {
             continue;
@@ -64,12 +69,12 @@ fn steps(readme: &str) -> Vec<Step> {
 fn the_sdk_readme_walkthrough_works_as_written() {
     let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
     let readme = std::fs::read_to_string(repo.join("hook-sdk/README.md")).unwrap();
-    let steps = steps(&readme);
+    let steps = steps(&readme, "");
     assert!(steps.len() >= 5, "the walkthrough lost its steps");
 
-    // The README's layout: the user's crate next to a checkout of hookhost.
-    let work = tempfile::tempdir().unwrap();
-    std::os::unix::fs::symlink(repo, work.path().join("hookhost")).unwrap();
+    // The README depends on the published hook-sdk; the work directory patches it to this
+    // checkout.
+    let work = patched_to_checkout(repo);
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let status = Command::new(&cargo)
         .args(["new", "--lib", "--quiet", "no-force-push"])
@@ -77,20 +82,92 @@ fn the_sdk_readme_walkthrough_works_as_written() {
         .status()
         .unwrap();
     assert!(status.success());
-
-    // `hookhost` on PATH is the binary under test.
-    let bin_dir = Path::new(env!("CARGO_BIN_EXE_hookhost")).parent().unwrap();
-    let path = format!(
-        "{}:{}",
-        bin_dir.display(),
-        std::env::var("PATH").unwrap_or_default()
+    follow(
+        steps,
+        work.path(),
+        &[],
+        "=> BLOCKED: blocked by no-force-push: force pushes rewrite shared history",
     );
+}
+
+/// README.md's "Write a hook" for `lang`: `hookhost new`, build, fire. For Rust, hook-sdk
+/// comes from this checkout through a `[patch.crates-io]` (what `hookhost new` scaffolds is
+/// the published version: this proves that form builds before publication); for Python and
+/// JavaScript the compilers are the ones `.ci/run` installs.
+fn write_a_hook(lang: &str, hook: &str) {
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let readme = std::fs::read_to_string(repo.join("README.md")).unwrap();
+    let steps = steps(&readme, &format!(" {lang}"));
+    assert!(steps.len() >= 3, "the {lang} walkthrough lost its steps");
+    let work = patched_to_checkout(repo);
+    let tool = |program, dir, install| {
+        let path = crate::languages::lang_build::tool(repo, program, dir, install);
+        path.parent().unwrap().to_path_buf()
+    };
+    let tools: Vec<PathBuf> = match lang {
+        "python" => vec![tool(
+            "componentize-py",
+            "venv/bin",
+            "pip install componentize-py==0.25.1",
+        )],
+        "js" => vec![tool(
+            "componentize-qjs",
+            "node_modules/.bin",
+            "npm install componentize-qjs@0.4.5",
+        )],
+        _ => Vec::new(),
+    };
+    follow(
+        steps,
+        work.path(),
+        &tools,
+        &format!("=> BLOCKED: blocked by {hook}: force pushes rewrite shared history"),
+    );
+}
+
+/// A work directory whose `.cargo/config.toml` patches the published hook-sdk to this
+/// checkout's: what the READMEs show (`hook-sdk = "0.2"`) builds before it is published.
+fn patched_to_checkout(repo: &Path) -> tempfile::TempDir {
+    let work = tempfile::tempdir().unwrap();
+    std::fs::create_dir(work.path().join(".cargo")).unwrap();
+    std::fs::write(
+        work.path().join(".cargo/config.toml"),
+        format!(
+            "[patch.crates-io]\nhook-sdk = {{ path = {:?} }}\n",
+            repo.join("hook-sdk")
+        ),
+    )
+    .unwrap();
+    work
+}
+
+#[test]
+fn readme_write_a_hook_in_rust() {
+    write_a_hook("rust", "no-force-push");
+}
+
+#[test]
+fn readme_write_a_hook_in_python() {
+    write_a_hook("python", "py-guard");
+}
+
+#[test]
+fn readme_write_a_hook_in_javascript() {
+    write_a_hook("js", "js-guard");
+}
+
+/// Runs `steps` in `work` with `hookhost` (the binary under test) and `path` first on PATH;
+/// `hookhost fire` must print `blocked`.
+fn follow(steps: Vec<Step>, work: &Path, path: &[PathBuf], blocked: &str) {
+    let bin_dir = Path::new(env!("CARGO_BIN_EXE_hookhost")).parent().unwrap();
+    let path = std::env::join_paths([bin_dir.to_path_buf()].iter().chain(path).cloned().chain(
+        std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()),
+    ))
+    .unwrap();
     let mut fired = false;
     for step in steps {
         match step {
-            Step::File { path, content } => {
-                std::fs::write(work.path().join(path), content).unwrap()
-            }
+            Step::File { path, content } => std::fs::write(work.join(path), content).unwrap(),
             Step::Run {
                 dir,
                 commands,
@@ -98,12 +175,13 @@ fn the_sdk_readme_walkthrough_works_as_written() {
             } => {
                 let output = Command::new("bash")
                     .args(["-euo", "pipefail", "-c", &commands])
-                    .current_dir(work.path().join(&dir))
+                    .current_dir(work.join(&dir))
                     .env("PATH", &path)
                     .env_remove("CARGO_TARGET_DIR")
                     .env_remove("RUSTFLAGS")
                     .env_remove("CARGO_ENCODED_RUSTFLAGS")
                     .env("HOOKHOST_CACHE_DIR", "off")
+                    .env("PYTHONDONTWRITEBYTECODE", "1")
                     .output()
                     .unwrap();
                 let stdout = String::from_utf8_lossy(&output.stdout);
@@ -115,10 +193,7 @@ fn the_sdk_readme_walkthrough_works_as_written() {
                 );
                 if commands.contains("hookhost fire") {
                     fired = true;
-                    assert!(
-                        stdout.contains("=> BLOCKED: blocked by no-force-push: force pushes rewrite shared history"),
-                        "{stdout}"
-                    );
+                    assert!(stdout.contains(blocked), "{stdout}");
                 }
             }
         }

@@ -1,0 +1,427 @@
+// Write hookhost hooks in JavaScript.
+//
+// A hook is a class that extends `Hook`: one method per forgeflare event (`guard`, `observe`,
+// `post`, `stop`) and `handle` for every event, each with a harmless default. `exportHook`
+// turns it into the `handler` object that componentize-qjs builds into a WebAssembly component
+// for hookhost's `hook` world (hookhost:hooks@0.2.0):
+//
+//     import { Guard, Hook } from "./hook-sdk.js";
+//
+//     export class NoForcePush extends Hook {
+//       guard(call) {
+//         const bash = call.bash();
+//         if (bash && bash.command.includes("push --force")) {
+//           return Guard.block("force pushes rewrite shared history");
+//         }
+//         return Guard.allow();
+//       }
+//     }
+//
+// and, in the component's entry file (the only file that imports hookhost's interfaces):
+//
+//     import host from "hookhost:hooks/host@0.2.0";
+//     import state from "hookhost:hooks/state@0.2.0";
+//     import { exportHook } from "./hook-sdk.js";
+//     import { NoForcePush } from "./hook.js";
+//     export const handler = exportHook(NoForcePush, { host, state });
+//
+// The same concepts as the Rust SDK (hook-sdk): typed events (`ToolCall` with `bash()`,
+// `read()`, `edit()`; `Event` for every event), verdict builders (`Guard`, `Post`, `Verdict`),
+// `config()`, `log`, `state`. Until `exportHook` connects the real host (under plain Node, in
+// unit tests) they use an in-memory host that `setConfig`, `logs` and `reset` control.
+//
+// Every call runs in a fresh instance: module variables do not survive from one call to the
+// next. Use `state` for memory across calls.
+
+/** The WIT package this SDK is written against. */
+export const WIT_PACKAGE = "hookhost:hooks@0.2.0";
+
+// ---------------------------------------------------------------------------------------------
+// Events
+
+/** A tool call. `input` is the parsed JSON input (a string when it is not JSON). */
+export class ToolCall {
+  constructor(tool, input, toolIterations = 1, cwd = "/workspace") {
+    this.tool = tool;
+    this.input = input;
+    this.toolIterations = toolIterations;
+    this.cwd = cwd;
+  }
+
+  /** A `Bash` call of `command`: for tests. */
+  static bashCommand(command) {
+    return new ToolCall("Bash", { command });
+  }
+
+  /** A `Read` call of `filePath`: for tests. */
+  static readFile(filePath) {
+    return new ToolCall("Read", { file_path: filePath });
+  }
+
+  /** An `Edit` call: for tests. */
+  static editFile(filePath, oldStr, newStr) {
+    return new ToolCall("Edit", { file_path: filePath, old_str: oldStr, new_str: newStr });
+  }
+
+  #typed(tool, required) {
+    const input = this.input;
+    if (this.tool !== tool || input === null || typeof input !== "object") return null;
+    return required.every((name) => typeof input[name] === "string") ? input : null;
+  }
+
+  /** The input of a `Bash` call (`command`, `description`), else null. */
+  bash() {
+    return this.#typed("Bash", ["command"]);
+  }
+
+  /** The input of a `Read` call (`file_path`), else null. */
+  read() {
+    return this.#typed("Read", ["file_path"]);
+  }
+
+  /** The input of an `Edit` call (`file_path`, `old_str`, `new_str`), else null. */
+  edit() {
+    return this.#typed("Edit", ["file_path", "old_str", "new_str"]);
+  }
+}
+
+/** The reasons a run stops, as Stop events spell them. */
+export const STOP_REASONS = [
+  "end_turn", "iteration_limit", "api_error", "continuation_cap",
+  "block_limit_consecutive", "block_limit_total", "convergence_signal",
+];
+
+/**
+ * One event, as the hook sees it: SessionStart, UserPromptSubmit, PreToolUse, custom ones.
+ * `payload` is the event's own fields as JSON text; read it with `field()`.
+ */
+export class Event {
+  constructor(name, fields = {}) {
+    this.name = name;
+    this.phase = fields.phase ?? "guard"; // or "observe"
+    this.sessionId = fields.sessionId ?? null;
+    this.cwd = fields.cwd ?? "/workspace";
+    this.tool = fields.tool ?? null; // { tool, input (JSON text), toolIterations }
+    this.payload = fields.payload ?? "{}";
+    this.observed = fields.observed ?? null; // { decision, by, reason }
+  }
+
+  /** The same event about `call`: for tests. */
+  withTool(call) {
+    this.tool = { tool: call.tool, input: JSON.stringify(call.input), toolIterations: call.toolIterations };
+    return this;
+  }
+
+  /** The same event with a payload field set: for tests. */
+  withField(name, value) {
+    this.payload = JSON.stringify({ ...this.payloadObject(), [name]: value });
+    return this;
+  }
+
+  /** The tool's name, for tool events, without parsing the input. */
+  get toolName() {
+    return this.tool ? this.tool.tool : null;
+  }
+
+  /** The tool call, for tool events (its input parsed). */
+  toolCall() {
+    if (!this.tool) return null;
+    let input;
+    try {
+      input = JSON.parse(this.tool.input);
+    } catch {
+      input = this.tool.input;
+    }
+    return new ToolCall(this.tool.tool, input, Number(this.tool.toolIterations), this.cwd);
+  }
+
+  /** The event's own fields (`{}` when none). */
+  payloadObject() {
+    try {
+      const payload = JSON.parse(this.payload);
+      return payload !== null && typeof payload === "object" && !Array.isArray(payload) ? payload : {};
+    } catch {
+      return {};
+    }
+  }
+
+  /** A payload field, or `fallback`. */
+  field(name, fallback = null) {
+    return this.payloadObject()[name] ?? fallback;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Answers
+
+/** A hook's whole answer to an event. Build it with the static methods and `with*`. */
+export class Verdict {
+  constructor(answer = { kind: "allow", reason: null }) {
+    this.answer = answer; // kind: allow, approve, warn, ask, block
+    this.updatedInput = null;
+    this.context = null;
+    this.stop = null;
+    this.signal = null; // { name, reason }
+    this.message = null;
+  }
+
+  /** No objection. */
+  static allow() {
+    return new Verdict();
+  }
+
+  /** Explicit permission: an agent with permission prompts may skip its prompt. */
+  static approve() {
+    return new Verdict({ kind: "approve", reason: null });
+  }
+
+  /** Go on, surfacing `reason`. */
+  static warn(reason) {
+    return new Verdict({ kind: "warn", reason });
+  }
+
+  /** Defer to the agent's user. */
+  static ask(reason) {
+    return new Verdict({ kind: "ask", reason });
+  }
+
+  /** Stop what the event is about (PreToolUse: the model sees `blocked by HOOK: reason`). */
+  static block(reason) {
+    return new Verdict({ kind: "block", reason });
+  }
+
+  /** No objection, and a named signal (PostToolUse). */
+  static signal(name, reason) {
+    return new Verdict().withSignal(name, reason);
+  }
+
+  /** Adds context for the model. */
+  withContext(context) {
+    this.context = context;
+    return this;
+  }
+
+  /** Rewrites the tool input (any JSON value): the tool runs with it. */
+  withUpdatedInput(input) {
+    this.updatedInput = input;
+    return this;
+  }
+
+  /** Asks the agent to end its run. */
+  withStop(reason) {
+    this.stop = reason;
+    return this;
+  }
+
+  /** Raises a signal. */
+  withSignal(name, reason) {
+    this.signal = { name, reason };
+    return this;
+  }
+
+  /** Adds a message for the agent's user. */
+  withMessage(message) {
+    this.message = message;
+    return this;
+  }
+}
+
+/** A guard's answer: `Guard.allow()` or `Guard.block(reason)`. */
+export const Guard = {
+  allow: () => Verdict.allow(),
+  block: (reason) => Verdict.block(reason),
+};
+
+/** A PostToolUse answer: `Post.proceed()` or `Post.signal(name, reason)`. */
+export const Post = {
+  proceed: () => Verdict.allow(),
+  signal: (name, reason) => Verdict.signal(name, reason),
+};
+
+// ---------------------------------------------------------------------------------------------
+// The hook
+
+/**
+ * Extend it and override what you need. hookhost calls `handle` for every event the hook is
+ * configured for; its default sends forgeflare's events to the methods below.
+ */
+export class Hook {
+  /** PreToolUse, guard phase: allow or block. An exception blocks too (fail closed). */
+  guard(_call) {
+    return Guard.allow();
+  }
+
+  /** PreToolUse, observe phase ({ call, blocked: { by, reason } | null }): runs always. */
+  observe(_event) {}
+
+  /** PostToolUse ({ call, result, isError }): look at a result; optionally signal. */
+  post(_event) {
+    return Post.proceed();
+  }
+
+  /** Stop ({ reason, toolIterations, totalTokens, cwd }): the agent's run ended. */
+  stop(_event) {}
+
+  /** Every event. Override it for other events or richer answers; call `dispatch` for the rest. */
+  handle(event) {
+    return dispatch(this, event);
+  }
+}
+
+/**
+ * The default routing of `Hook.handle`: forgeflare's events go to `guard`, `observe`, `post`
+ * and `stop`; every other event is allowed.
+ */
+export function dispatch(hook, event) {
+  const call = event.toolCall();
+  if (event.name === "PreToolUse" && call) {
+    if (event.phase === "guard") return hook.guard(call);
+    const observed = event.observed;
+    const blocked = observed && observed.decision === "block"
+      ? { by: observed.by ?? "", reason: observed.reason ?? "" }
+      : null;
+    hook.observe({ call, blocked });
+    return Verdict.allow();
+  }
+  if (event.name === "PostToolUse" && call) {
+    const result = event.field("result", "");
+    return hook.post({ call, result: typeof result === "string" ? result : "", isError: event.field("is_error") === true });
+  }
+  if (event.name === "Stop") {
+    const reason = event.field("reason");
+    if (STOP_REASONS.includes(reason)) {
+      const number = (name) => (Number.isInteger(event.field(name)) ? event.field(name) : 0);
+      hook.stop({ reason, toolIterations: number("tool_iterations"), totalTokens: number("total_tokens"), cwd: event.cwd });
+    }
+  }
+  return Verdict.allow();
+}
+
+// ---------------------------------------------------------------------------------------------
+// The host: configuration, logging, state
+
+/** The hook's `[hooks.config]` could not be read. */
+export class ConfigError extends Error {}
+
+/** `state.set` went past a limit (keys 256 bytes, values 64 KiB, 1024 keys). */
+export class StateError extends Error {}
+
+function memoryHost() {
+  const memory = { config: "{}", state: new Map(), logs: [] };
+  return {
+    memory,
+    host: {
+      config: () => memory.config,
+      log: (level, message) => memory.logs.push([level, message]),
+    },
+    state: {
+      get: (key) => memory.state.get(key),
+      set: (key, value) => void memory.state.set(key, Uint8Array.from(value)),
+      delete: (key) => void memory.state.delete(key),
+    },
+  };
+}
+
+let current = memoryHost();
+
+/** The hook's `[hooks.config]` table. Throws `ConfigError` when it is not JSON. */
+export function config() {
+  try {
+    return JSON.parse(current.host.config());
+  } catch (error) {
+    throw new ConfigError(`the configuration is not JSON: ${error.message}`);
+  }
+}
+
+/** Logging, shown on the agent's stderr as `[hook NAME] level: message`. */
+export const log = Object.fromEntries(
+  ["trace", "debug", "info", "warn", "error"].map((level) => [
+    level,
+    (message) => current.host.log(level, String(message)),
+  ]),
+);
+
+// UTF-8 without TextEncoder, which QuickJS lacks.
+const utf8 = {
+  encode: (text) => Uint8Array.from(unescape(encodeURIComponent(text)), (c) => c.charCodeAt(0)),
+  decode: (bytes) => decodeURIComponent(escape(String.fromCharCode(...bytes))),
+};
+
+/** A small key-value store that outlives a call (one agent session, in memory). */
+export const state = {
+  /** The bytes under `key` (a Uint8Array), or null. */
+  get: (key) => current.state.get(key) ?? null,
+  /** Stores `value` (bytes); throws `StateError` past a limit. */
+  set(key, value) {
+    try {
+      current.state.set(key, value);
+    } catch (error) {
+      throw new StateError(String(error.payload ?? error.message ?? error));
+    }
+  },
+  /** Removes `key` (a missing key is not an error). */
+  delete: (key) => current.state.delete(key),
+  /** The JSON value under `key`, or null. */
+  getJson(key) {
+    const bytes = state.get(key);
+    return bytes == null ? null : JSON.parse(utf8.decode(Uint8Array.from(bytes)));
+  },
+  /** Stores `value` as JSON. */
+  setJson: (key, value) => state.set(key, utf8.encode(JSON.stringify(value))),
+};
+
+/** Tests: what `config()` returns. */
+export function setConfig(table) {
+  current.memory.config = JSON.stringify(table);
+}
+
+/** Tests: the [level, message] pairs logged so far. */
+export function logs() {
+  return [...current.memory.logs];
+}
+
+/** Tests: clears the configuration, state and logs. */
+export function reset() {
+  current = memoryHost();
+}
+
+// ---------------------------------------------------------------------------------------------
+// The component glue
+
+/**
+ * The `handler` export for `HookClass`, connected to hookhost's `host` and `state` imports.
+ * Export it from the component's entry file: `export const handler = exportHook(MyHook, { host, state })`.
+ */
+export function exportHook(HookClass, imports) {
+  current = { memory: null, host: imports.host, state: imports.state };
+  return {
+    handle(raw) {
+      const event = new Event(raw.name, {
+        phase: raw.phase,
+        sessionId: raw.sessionId,
+        cwd: raw.cwd,
+        tool: raw.tool,
+        payload: raw.payload,
+        observed: raw.observed,
+      });
+      return toWit(new HookClass().handle(event));
+    },
+  };
+}
+
+function toWit(verdict) {
+  if (!(verdict instanceof Verdict)) {
+    throw new TypeError(`a hook must return a Verdict, not ${verdict}`);
+  }
+  const { kind, reason } = verdict.answer;
+  const answer = kind === "allow" || kind === "approve" ? { tag: kind } : { tag: kind, val: String(reason ?? "") };
+  const text = (value) => (value == null ? undefined : String(value));
+  return {
+    answer,
+    updatedInput: verdict.updatedInput == null ? undefined : JSON.stringify(verdict.updatedInput),
+    context: text(verdict.context),
+    stop: text(verdict.stop),
+    signal: verdict.signal == null ? undefined : { name: String(verdict.signal.name), reason: String(verdict.signal.reason) },
+    message: text(verdict.message),
+  };
+}
