@@ -15,7 +15,8 @@
 //!    runtime of 1 worker and of 2 workers (does a wasm call scale with cores?);
 //! 7. `floor` / `trivial`: the bare-wasmtime floor (an `InstancePre`, a fresh `Store` with an
 //!    empty WASI context, a call of `handle`; no runner) and the same trivial-guard component
-//!    through `HookRunner`: what hookhost adds to a wasm call;
+//!    through `HookRunner`: what hookhost adds to a wasm call (`floor_default_pool`: the same
+//!    floor on wasmtime's default pool, for reference);
 //! 8. deadline precision: how long a guest that spins forever runs with `timeout_ms = 50`
 //!    (the promise: within 10 % + 5 ms), printed with the summary.
 
@@ -120,12 +121,20 @@ fn main() {
         ),
         CacheMode::Dir(cache.clone()),
     );
-    assert!(runtime.block_on(trivial_runner.pre_tool_use(call)).is_allowed());
+    assert!(
+        runtime
+            .block_on(trivial_runner.pre_tool_use(call))
+            .is_allowed()
+    );
     criterion.bench_function("trivial", |b| {
         b.iter(|| runtime.block_on(trivial_runner.pre_tool_use(call)))
     });
-    let floor = floor::Floor::new(&trivial_wasm, scratch.path(), &input);
+    // The floor with the pool tuned as hookhost tunes it (the target's denominator), and with
+    // wasmtime's default pool (which resets memory with `madvise`: page faults on every call).
+    let floor = floor::Floor::new(&trivial_wasm, scratch.path(), &input, true);
     criterion.bench_function("floor", |b| b.iter(|| floor.call()));
+    let floor_default = floor::Floor::new(&trivial_wasm, scratch.path(), &input, false);
+    criterion.bench_function("floor_default_pool", |b| b.iter(|| floor_default.call()));
     let mut group = criterion.benchmark_group("slow");
     group
         .sample_size(30)
@@ -133,6 +142,8 @@ fn main() {
     group.bench_function("command", |b| {
         b.iter(|| runtime.block_on(command_runner.pre_tool_use(call)))
     });
+    // A cold load compiles 20 components (seconds each time): criterion's fewest samples.
+    group.sample_size(10);
 
     // 5. Loading 20 distinct wasm hooks, cold and warm.
     let twenty = twenty_hooks(scratch.path(), &guard_wasm);
@@ -174,11 +185,9 @@ fn main() {
             .enable_all()
             .build()
             .unwrap();
-        group.bench_with_input(
-            BenchmarkId::new("workers", workers),
-            &workers,
-            |b, _| b.iter(|| multi.block_on(guard_calls(&shared))),
-        );
+        group.bench_with_input(BenchmarkId::new("workers", workers), &workers, |b, _| {
+            b.iter(|| multi.block_on(guard_calls(&shared)))
+        });
     }
     group.finish();
 
@@ -285,7 +294,10 @@ fn poll_ready<F: Future>(future: F) -> F::Output {
 
 /// Builds the fixture crate `tests/fixtures/{name}` and returns its component.
 fn build_fixture(workspace: &Path, name: &str) -> PathBuf {
-    let manifest = workspace.join("tests/fixtures").join(name).join("Cargo.toml");
+    let manifest = workspace
+        .join("tests/fixtures")
+        .join(name)
+        .join("Cargo.toml");
     build_wasm(&manifest, &[], &workspace.join("target/fixtures"))
         .join(format!("{}.wasm", name.replace('-', "_")))
 }
@@ -301,14 +313,17 @@ fn build_destructive_guard(workspace: &Path) -> PathBuf {
 }
 
 /// The floor: what bare wasmtime costs for one call of a component, with nothing of
-/// hookhost's. The same component, pooled instances with wasmtime's default settings, an
-/// `InstancePre` made once, then per call a fresh `Store` with an empty WASI context and a call
-/// of `handle` with the event the runner would pass.
+/// hookhost's. The same component, pooled instances (tuned as hookhost's engine tunes them, or
+/// wasmtime's defaults), an `InstancePre` made once, then per call a fresh `Store` with an
+/// empty WASI context and a call of `handle` with the event the runner would pass. No async,
+/// no epoch deadline, no limiter: what a sandbox needs is hookhost's cost.
 mod floor {
     use std::path::Path;
 
     use wasmtime::component::{Component, HasSelf, Linker, ResourceTable};
-    use wasmtime::{Config, Engine, InstanceAllocationStrategy, Store};
+    use wasmtime::{
+        Config, Enabled, Engine, InstanceAllocationStrategy, PoolingAllocationConfig, Store,
+    };
     use wasmtime_wasi::{WasiCtx, WasiCtxView, WasiView};
 
     wasmtime::component::bindgen!({ world: "hook", path: "wit/hookhost.wit" });
@@ -353,10 +368,18 @@ mod floor {
     }
 
     impl Floor {
-        pub fn new(wasm: &Path, cwd: &Path, input: &serde_json::Value) -> Floor {
+        /// `tuned`: the pool resets only the pages a call wrote (`PAGEMAP_SCAN`) and keeps
+        /// them resident, as `hookhost::wasm`'s engine does; else wasmtime's default pool.
+        pub fn new(wasm: &Path, cwd: &Path, input: &serde_json::Value, tuned: bool) -> Floor {
+            let mut pool = PoolingAllocationConfig::new();
+            if tuned {
+                pool.pagemap_scan(Enabled::Yes)
+                    .linear_memory_keep_resident(512 << 10)
+                    .table_keep_resident(64 << 10);
+            }
             let mut config = Config::new();
-            config.allocation_strategy(InstanceAllocationStrategy::pooling());
-            let engine = Engine::new(&config).unwrap();
+            config.allocation_strategy(InstanceAllocationStrategy::Pooling(pool));
+            let engine = Engine::new(&config).expect("a pooled engine (PAGEMAP_SCAN: Linux 6.7)");
             let component = Component::from_file(&engine, wasm).unwrap();
             let mut linker = Linker::<State>::new(&engine);
             wasmtime_wasi::p2::add_to_linker_sync(&mut linker).unwrap();
@@ -428,11 +451,21 @@ mod report {
             ("wasm hook through HookRunner", "wasm"),
             ("bash -c command hook (grep)", "slow/command"),
             ("bare-wasmtime floor (trivial guard)", "floor"),
+            (
+                "the floor with wasmtime's default pool",
+                "floor_default_pool",
+            ),
             ("trivial guard through HookRunner", "trivial"),
             ("load 20 wasm hooks, cold cache", "slow/load_cold"),
             ("load 20 wasm hooks, warm cache", "load_warm"),
-            ("1024 guard calls, 64 tasks, 1 worker", "throughput/workers/1"),
-            ("1024 guard calls, 64 tasks, 2 workers", "throughput/workers/2"),
+            (
+                "1024 guard calls, 64 tasks, 1 worker",
+                "throughput/workers/1",
+            ),
+            (
+                "1024 guard calls, 64 tasks, 2 workers",
+                "throughput/workers/2",
+            ),
         ];
         println!("\nhookhost benchmark summary (medians, this run)\n");
         let mut medians = std::collections::HashMap::new();
@@ -455,9 +488,13 @@ mod report {
         println!();
         // (label, numerator, denominator, the target as text, whether a ratio meets it)
         let targets: [(&str, &str, &str, &str, fn(f64) -> bool); 5] = [
-            ("command / wasm", "slow/command", "wasm", ">= 300x", |r| r >= 300.0),
+            ("command / wasm", "slow/command", "wasm", ">= 300x", |r| {
+                r >= 300.0
+            }),
             ("wasm / native", "wasm", "native", "<= 10x", |r| r <= 10.0),
-            ("trivial guard / floor", "trivial", "floor", "<= 2x", |r| r <= 2.0),
+            ("trivial guard / floor", "trivial", "floor", "<= 2x", |r| {
+                r <= 2.0
+            }),
             (
                 "2 workers / 1 worker (calls/s)",
                 "throughput/workers/1",
@@ -465,11 +502,21 @@ mod report {
                 ">= 1.7x",
                 |r| r >= 1.7,
             ),
-            ("cold / warm load", "slow/load_cold", "load_warm", "", |_| true),
+            (
+                "cold / warm load",
+                "slow/load_cold",
+                "load_warm",
+                "",
+                |_| true,
+            ),
         ];
         for (label, a, b, target, meets) in targets {
             if let Some(r) = ratio(a, b) {
-                let status = if target.is_empty() { "" } else { verdict(meets(r)) };
+                let status = if target.is_empty() {
+                    ""
+                } else {
+                    verdict(meets(r))
+                };
                 println!("  {label:<44} {r:.2}x  {target} {status}");
             }
         }
