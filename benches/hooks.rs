@@ -444,6 +444,16 @@ mod report {
         }
     }
 
+    /// A ratio target: label, numerator, denominator, the target as text, whether a ratio
+    /// meets it.
+    type Target = (
+        &'static str,
+        &'static str,
+        &'static str,
+        &'static str,
+        fn(f64) -> bool,
+    );
+
     pub fn print(workspace: &Path, since: std::time::SystemTime) {
         let cases = [
             ("no hooks configured (PreToolUse)", "no_hooks"),
@@ -486,8 +496,7 @@ mod report {
         let ratio = |a: &str, b: &str| Some(medians.get(a)? / medians.get(b)?);
         let verdict = |met: bool| if met { "met" } else { "MISSED" };
         println!();
-        // (label, numerator, denominator, the target as text, whether a ratio meets it)
-        let targets: [(&str, &str, &str, &str, fn(f64) -> bool); 5] = [
+        let targets: [Target; 5] = [
             ("command / wasm", "slow/command", "wasm", ">= 300x", |r| {
                 r >= 300.0
             }),
