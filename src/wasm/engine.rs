@@ -234,12 +234,12 @@ fn linker(engine: &Engine) -> wasmtime::Result<Linker<CallState>> {
     let mut linker = Linker::<CallState>::new(engine);
     let l = &mut linker;
     type T = CallState;
-    wasmtime_wasi_io::bindings::wasi::io::error::add_to_linker::<T, Table>(l, |t| t.ctx().table)?;
+    wasmtime_wasi_io::bindings::wasi::io::error::add_to_linker::<T, Table>(l, T::table)?;
     wasmtime_wasi_io::bindings::wasi::io::poll::add_to_linker::<T, BoundedPoll>(
         l,
         T::bounded_poll,
     )?;
-    wasmtime_wasi_io::bindings::wasi::io::streams::add_to_linker::<T, Table>(l, |t| t.ctx().table)?;
+    wasmtime_wasi_io::bindings::wasi::io::streams::add_to_linker::<T, Table>(l, T::table)?;
     use wasmtime_wasi::cli::WasiCliView as _;
     use wasmtime_wasi::clocks::WasiClocksView as _;
     use wasmtime_wasi::filesystem::WasiFilesystemView as _;

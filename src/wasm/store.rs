@@ -147,6 +147,12 @@ impl CallState {
         BoundedRandomView(self.wasi_parts().0.random())
     }
 
+    /// The resource table alone, for `wasi:io` streams and errors: they need no WASI context,
+    /// so a call of theirs does not go through building one.
+    pub(crate) fn table(&mut self) -> &mut ResourceTable {
+        &mut self.table
+    }
+
     /// `wasi:io/poll` with a bound per call.
     pub(crate) fn bounded_poll(&mut self) -> BoundedPollView<'_> {
         BoundedPollView(&mut self.table)
