@@ -15,7 +15,7 @@ use std::time::Duration;
 use wasmtime::component::{HasData, Linker, ResourceTable};
 use wasmtime::{Config, Enabled, Engine, InstanceAllocationStrategy, PoolingAllocationConfig};
 use wasmtime_wasi::p2::bindings::{cli, clocks, filesystem, random};
-use wasmtime_wasi::{WasiView, cli::WasiCli, clocks::WasiClocks, filesystem::WasiFilesystem};
+use wasmtime_wasi::{cli::WasiCli, clocks::WasiClocks, filesystem::WasiFilesystem};
 
 use super::bindings::{v0_1, v0_2};
 use super::cache::CompileCache;
