@@ -358,7 +358,10 @@ impl HookRunner {
             return outcome;
         }
         let hooks = self.snapshot();
-        let mut outcome = dispatch::run(&self.inner, &hooks, event).await;
+        // Boxed: the hook calls' futures (wasmtime's instantiation among them) are kilobytes,
+        // and every caller's future would carry them inline, to be copied whenever it moves,
+        // even on the path that finds no hooks (a memcpy that tripled its cost).
+        let mut outcome = Box::pin(dispatch::run(&self.inner, &hooks, event)).await;
         if !outcome.signals.is_empty() {
             let tool_iterations = event
                 .tool_call()
@@ -410,7 +413,9 @@ impl HookRunner {
         if self.inner.load_error.is_none() && self.snapshot().is_empty() {
             return Outcome::new("PreToolUse");
         }
-        self.fire(&Event::pre_tool_use(call)).await
+        // Boxed, so that the call with no hooks (the common case) does not carry, and copy,
+        // the hook path's future.
+        Box::pin(self.fire(&Event::pre_tool_use(call))).await
     }
 
     /// PostToolUse (R7): every hook the call reaches, in declaration order (fail open). The
@@ -420,8 +425,7 @@ impl HookRunner {
         if self.snapshot().is_empty() {
             return Outcome::new("PostToolUse");
         }
-        self.fire(&Event::post_tool_use(call, result, is_error))
-            .await
+        Box::pin(self.fire(&Event::post_tool_use(call, result, is_error))).await
     }
 
     /// Stop (R5, R8): every Stop hook in declaration order (fail open), then `final` in
@@ -447,7 +451,7 @@ impl HookRunner {
             return Outcome::new("Stop");
         }
         let event = Event::stop_with_reason(reason, tool_iterations, total_tokens);
-        let mut outcome = self.fire(&event).await;
+        let mut outcome = Box::pin(self.fire(&event)).await;
         let final_state = FinalState {
             reason: reason.to_string(),
             tool_iterations,

@@ -13,9 +13,9 @@ use std::sync::{Arc, Condvar, Mutex};
 use std::time::Duration;
 
 use wasmtime::component::{HasData, Linker, ResourceTable};
-use wasmtime::{Config, Engine, InstanceAllocationStrategy, PoolingAllocationConfig};
+use wasmtime::{Config, Enabled, Engine, InstanceAllocationStrategy, PoolingAllocationConfig};
 use wasmtime_wasi::p2::bindings::{cli, clocks, filesystem, random};
-use wasmtime_wasi::{WasiView, cli::WasiCli, clocks::WasiClocks, filesystem::WasiFilesystem};
+use wasmtime_wasi::{cli::WasiCli, clocks::WasiClocks, filesystem::WasiFilesystem};
 
 use super::bindings::{v0_1, v0_2};
 use super::cache::CompileCache;
@@ -66,23 +66,12 @@ impl WasmEngine {
             // Virtual address space per memory slot: the largest memory a hook may be granted.
             .memory_reservation(u64::from(MAX_MEMORY_MB_LIMIT) << 20)
             .memory_guard_size(64 << 10);
-        let mut pool = PoolingAllocationConfig::new();
-        pool.total_component_instances(POOL_INSTANCES)
-            .total_core_instances(POOL_INSTANCES * 8)
-            .total_memories(POOL_INSTANCES * 2)
-            .total_tables(POOL_INSTANCES * 8)
-            .total_stacks(POOL_INSTANCES)
-            .max_memories_per_component(2)
-            .max_memory_size((MAX_MEMORY_MB_LIMIT as usize) << 20)
-            // Keep a little memory of recently used slots resident, so hot hooks reuse pages.
-            .linear_memory_keep_resident(64 << 10);
-        config.allocation_strategy(InstanceAllocationStrategy::Pooling(pool));
-        let (engine, pooling) = match Engine::new(&config) {
-            Ok(engine) => (engine, true),
+        let (engine, pooling) = match pooled_engine(&mut config) {
+            Some(engine) => (engine, true),
             // Where virtual address space is capped (ulimit -v, valgrind, some containers) the
             // pool cannot reserve its slots; the on-demand allocator works everywhere, a little
             // slower per call.
-            Err(_) => {
+            None => {
                 config.allocation_strategy(InstanceAllocationStrategy::OnDemand);
                 (Engine::new(&config)?, false)
             }
@@ -123,6 +112,46 @@ impl WasmEngine {
             activity: &self.activity,
         }
     }
+}
+
+/// Dirty bytes of a linear memory reset with `memcpy` when a call ends, where the kernel can
+/// tell which pages the guest wrote (`PAGEMAP_SCAN`, Linux 6.7): past that, the rest is given
+/// back with `madvise`. A hook's working set is a few pages (destructive-guard writes 7), so
+/// the common call costs no system call and, next time, no page fault. At most this much stays
+/// resident per memory slot (64 MiB for the whole pool, and only what guests really wrote).
+const MEMORY_KEEP_RESIDENT: usize = 512 << 10;
+/// The same for tables (a Rust guest's function table is one or two pages).
+const TABLE_KEEP_RESIDENT: usize = 64 << 10;
+/// Without `PAGEMAP_SCAN`, the first bytes of each memory are reset with `memset` whether the
+/// guest wrote them or not: keep that small.
+const MEMORY_KEEP_RESIDENT_BLIND: usize = 64 << 10;
+
+/// An engine whose instances come from the pooling allocator, or `None` where the pool cannot
+/// reserve its address space.
+fn pooled_engine(config: &mut Config) -> Option<Engine> {
+    let pool = |pagemap: bool| {
+        let mut pool = PoolingAllocationConfig::new();
+        pool.total_component_instances(POOL_INSTANCES)
+            .total_core_instances(POOL_INSTANCES * 8)
+            .total_memories(POOL_INSTANCES * 2)
+            .total_tables(POOL_INSTANCES * 8)
+            .total_stacks(POOL_INSTANCES)
+            .max_memories_per_component(2)
+            .max_memory_size((MAX_MEMORY_MB_LIMIT as usize) << 20);
+        if pagemap {
+            pool.pagemap_scan(Enabled::Yes)
+                .linear_memory_keep_resident(MEMORY_KEEP_RESIDENT)
+                .table_keep_resident(TABLE_KEEP_RESIDENT);
+        } else {
+            pool.linear_memory_keep_resident(MEMORY_KEEP_RESIDENT_BLIND);
+        }
+        pool
+    };
+    // `Enabled::Yes` fails the engine where the kernel has no `PAGEMAP_SCAN`.
+    [true, false].into_iter().find_map(|pagemap| {
+        config.allocation_strategy(InstanceAllocationStrategy::Pooling(pool(pagemap)));
+        Engine::new(config).ok()
+    })
 }
 
 /// Holds an instance slot and keeps the ticker awake.
@@ -215,12 +244,12 @@ fn linker(engine: &Engine) -> wasmtime::Result<Linker<CallState>> {
     let mut linker = Linker::<CallState>::new(engine);
     let l = &mut linker;
     type T = CallState;
-    wasmtime_wasi_io::bindings::wasi::io::error::add_to_linker::<T, Table>(l, |t| t.ctx().table)?;
+    wasmtime_wasi_io::bindings::wasi::io::error::add_to_linker::<T, Table>(l, T::table)?;
     wasmtime_wasi_io::bindings::wasi::io::poll::add_to_linker::<T, BoundedPoll>(
         l,
         T::bounded_poll,
     )?;
-    wasmtime_wasi_io::bindings::wasi::io::streams::add_to_linker::<T, Table>(l, |t| t.ctx().table)?;
+    wasmtime_wasi_io::bindings::wasi::io::streams::add_to_linker::<T, Table>(l, T::table)?;
     use wasmtime_wasi::cli::WasiCliView as _;
     use wasmtime_wasi::clocks::WasiClocksView as _;
     use wasmtime_wasi::filesystem::WasiFilesystemView as _;

@@ -27,7 +27,7 @@ use crate::verdict::{Answer, HookFailure, Signal, UPDATED_INPUT_MAX_BYTES, Verdi
 pub(crate) struct WasmHook {
     engine: Arc<WasmEngine>,
     pre: Pre,
-    sandbox: Sandbox,
+    sandbox: Arc<Sandbox>,
     shared: Arc<HookShared>,
     fuel: Option<u64>,
     /// How the component was obtained at load.
@@ -120,7 +120,7 @@ impl WasmHook {
         Ok(WasmHook {
             engine: engine.clone(),
             pre,
-            sandbox: sandbox(spec, cwd)?,
+            sandbox: Arc::new(sandbox(spec, cwd)?),
             shared: Arc::new(HookShared {
                 config_json: spec.config.to_string(),
                 state: Default::default(),

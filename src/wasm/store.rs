@@ -29,11 +29,7 @@ impl Sandbox {
     /// path as on the host), the variables, and output into `output`. No arguments, no stdin,
     /// no sockets (they are not even linked).
     fn wasi(&self, output: &GuestOutput) -> wasmtime::Result<WasiCtx> {
-        let mut builder = WasiCtxBuilder::new();
-        builder.stdout(output.stdout()).stderr(output.stderr());
-        for (name, value) in &self.env {
-            builder.env(name, value);
-        }
+        let mut builder = self.wasi_builder(output);
         for (dirs, perms) in [
             (&self.read, FsPerms::ReadOnly),
             (&self.write, FsPerms::ReadWrite),
@@ -43,6 +39,20 @@ impl Sandbox {
             }
         }
         Ok(builder.build())
+    }
+
+    /// Everything of [`Sandbox::wasi`] but the directories: what cannot fail.
+    fn wasi_builder(&self, output: &GuestOutput) -> WasiCtxBuilder {
+        let mut builder = WasiCtxBuilder::new();
+        builder.stdout(output.stdout()).stderr(output.stderr());
+        for (name, value) in &self.env {
+            builder.env(name, value);
+        }
+        builder
+    }
+
+    fn grants_directories(&self) -> bool {
+        !self.read.is_empty() || !self.write.is_empty()
     }
 }
 
@@ -65,7 +75,12 @@ pub(crate) struct KeyValue {
 
 /// The data of one call's store.
 pub(crate) struct CallState {
-    wasi: WasiCtx,
+    /// Built at the guest's first WASI call (or at once, for a hook granted directories, so
+    /// that a directory that went missing fails the call). Most guards never make a WASI call:
+    /// a Rust guest imports WASI for the panic path, and building the context (two random
+    /// number generators seeded, the streams and clocks boxed) was a tenth of a guard call.
+    wasi: Option<WasiCtx>,
+    sandbox: Arc<Sandbox>,
     /// Every WASI handle the guest holds, at most [`limits::MAX_HANDLES`] at once.
     table: ResourceTable,
     fs_rules: FsRules,
@@ -76,13 +91,18 @@ pub(crate) struct CallState {
 
 impl CallState {
     pub(crate) fn new(
-        sandbox: &Sandbox,
+        sandbox: &Arc<Sandbox>,
         shared: Arc<HookShared>,
         output: GuestOutput,
     ) -> wasmtime::Result<CallState> {
         let roots: Vec<PathBuf> = sandbox.read.iter().chain(&sandbox.write).cloned().collect();
+        let wasi = match sandbox.grants_directories() {
+            true => Some(sandbox.wasi(&output)?),
+            false => None,
+        };
         Ok(CallState {
-            wasi: sandbox.wasi(&output)?,
+            wasi,
+            sandbox: sandbox.clone(),
             table: limits::resource_table(roots.len()),
             fs_rules: FsRules {
                 roots,
@@ -94,20 +114,43 @@ impl CallState {
         })
     }
 
+    /// The call's WASI context (built now if this is the guest's first WASI call), its
+    /// resource table and the filesystem rules.
+    fn wasi_parts(&mut self) -> (&mut WasiCtx, &mut ResourceTable, &FsRules) {
+        let CallState {
+            wasi,
+            sandbox,
+            output,
+            table,
+            fs_rules,
+            ..
+        } = self;
+        // A sandbox with directories built its context in `new`: what is left cannot fail.
+        let wasi = wasi.get_or_insert_with(|| sandbox.wasi_builder(output).build());
+        (wasi, table, fs_rules)
+    }
+
     /// `wasi:filesystem/types` under the sandbox's rules.
     pub(crate) fn sandboxed_fs(&mut self) -> SandboxedFs<'_> {
+        let (wasi, table, rules) = self.wasi_parts();
         SandboxedFs {
             wasi: WasiFilesystemCtxView {
-                ctx: self.wasi.filesystem(),
-                table: &mut self.table,
+                ctx: wasi.filesystem(),
+                table,
             },
-            rules: &self.fs_rules,
+            rules,
         }
     }
 
     /// `wasi:random` with a bound per call.
     pub(crate) fn bounded_random(&mut self) -> BoundedRandomView<'_> {
-        BoundedRandomView(self.wasi.random())
+        BoundedRandomView(self.wasi_parts().0.random())
+    }
+
+    /// The resource table alone, for `wasi:io` streams and errors: they need no WASI context,
+    /// so a call of theirs does not go through building one.
+    pub(crate) fn table(&mut self) -> &mut ResourceTable {
+        &mut self.table
     }
 
     /// `wasi:io/poll` with a bound per call.
@@ -118,10 +161,8 @@ impl CallState {
 
 impl WasiView for CallState {
     fn ctx(&mut self) -> WasiCtxView<'_> {
-        WasiCtxView {
-            ctx: &mut self.wasi,
-            table: &mut self.table,
-        }
+        let (ctx, table, _) = self.wasi_parts();
+        WasiCtxView { ctx, table }
     }
 }
 

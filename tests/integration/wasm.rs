@@ -178,6 +178,44 @@ async fn passes_only_the_variables_it_names() {
     );
 }
 
+/// A guest granted no directories gets its WASI context only at its first WASI call, one
+/// granted directories at once: either way it sees exactly its grants, on every call.
+#[tokio::test]
+async fn a_lazily_built_wasi_context_sees_exactly_the_grants() {
+    let project = Project::new();
+    std::fs::create_dir(project.path("ro")).unwrap();
+    let home = std::env::var("HOME").expect("HOME is set");
+    let cases = [
+        ("lazy, nothing granted", "", "env=[]".to_string()),
+        (
+            "lazy, one variable set",
+            "env = { LEVEL = \"strict\" }",
+            "env=[LEVEL=strict]".to_string(),
+        ),
+        (
+            "lazy, one variable inherited",
+            "env = [\"HOME\"]",
+            format!("env=[HOME={home}]"),
+        ),
+        (
+            "eager (a directory), one variable set",
+            "env = { LEVEL = \"strict\" }\nread = [\"ro\"]",
+            "env=[LEVEL=strict]".to_string(),
+        ),
+    ];
+    for (name, grants, expected) in cases {
+        let runner = project.runner(&probe_hook("PreToolUse", "env", grants, ""));
+        // Twice: the second call builds its own context, from the grants alone.
+        for call in 1..=2 {
+            assert_eq!(
+                answer(&runner).await,
+                format!("{expected} args=0 stdin=Ok(\"\")"),
+                "{name}, call {call}"
+            );
+        }
+    }
+}
+
 #[tokio::test]
 async fn missing_granted_directory_is_a_config_error() {
     let project = Project::new();
