@@ -215,28 +215,8 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-    use crate::event::{Phase, catalog};
+    use crate::protocol::test_support::{out, view};
     use crate::{Event, ToolCall};
-
-    fn view<'a>(event: &'a Event<'a>) -> HookEvent<'a> {
-        HookEvent {
-            event,
-            spec: catalog::spec(event.name()),
-            call: event.tool_call(),
-            phase: Phase::Guard,
-            observed: None,
-            cwd: "/p",
-        }
-    }
-
-    fn out(code: i32, stdout: &str, stderr: &str) -> ProcessOutput {
-        ProcessOutput {
-            code: Some(code),
-            signal: None,
-            stdout: stdout.as_bytes().to_vec(),
-            stderr: stderr.to_string(),
-        }
-    }
 
     #[test]
     fn stdin_is_copilots_camel_case() {

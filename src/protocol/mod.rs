@@ -15,6 +15,8 @@ pub(crate) mod copilot;
 pub mod exit_code;
 pub(crate) mod forgeflare;
 pub(crate) mod gemini;
+#[cfg(test)]
+mod test_support;
 
 use std::fmt;
 
