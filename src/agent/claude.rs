@@ -352,15 +352,7 @@ pub(super) fn render(spec: &AgentEventSpec, plan: &mut Plan) -> AgentReply {
         specific.insert("hookEventName".into(), json!(spec.agent));
         out.insert("hookSpecificOutput".into(), Value::Object(specific));
     }
-    AgentReply {
-        stdout: if out.is_empty() {
-            String::new()
-        } else {
-            Value::Object(out).to_string()
-        },
-        stderr: String::new(),
-        exit_code: 0,
-    }
+    AgentReply::json(out)
 }
 
 #[cfg(test)]

@@ -293,15 +293,7 @@ pub(super) fn render(spec: &AgentEventSpec, plan: &mut Plan) -> AgentReply {
         }
         _ => {}
     }
-    AgentReply {
-        stdout: if out.is_empty() {
-            String::new()
-        } else {
-            Value::Object(out).to_string()
-        },
-        stderr: String::new(),
-        exit_code: 0,
-    }
+    AgentReply::json(out)
 }
 
 #[cfg(test)]

@@ -282,6 +282,21 @@ pub struct AgentReply {
     pub exit_code: u8,
 }
 
+impl AgentReply {
+    /// Exit 0 with `out` as the JSON answer; nothing at all when it is empty (no objection).
+    fn json(out: serde_json::Map<String, serde_json::Value>) -> AgentReply {
+        AgentReply {
+            stdout: if out.is_empty() {
+                String::new()
+            } else {
+                serde_json::Value::Object(out).to_string()
+            },
+            stderr: String::new(),
+            exit_code: 0,
+        }
+    }
+}
+
 /// Reads an agent's event from its stdin text. `event` is `--event`: it names the event
 /// when the payload does not (Copilot's camelCase payloads), and wins when both do.
 pub fn parse_event(

@@ -30,10 +30,7 @@ const STDOUT_IS_CONTEXT: &[&str] = &["UserPromptSubmit", "SessionStart"];
 
 /// The stdin JSON of a Claude Code hook.
 pub(crate) fn stdin(view: &HookEvent<'_>) -> Vec<u8> {
-    let mut out = Vec::with_capacity(256);
-    let mut serializer = serde_json::Serializer::new(&mut out);
-    write(view, &mut serializer).expect("event JSON serializes into memory");
-    out
+    super::to_json(view, write)
 }
 
 fn write(

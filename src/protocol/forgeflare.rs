@@ -25,10 +25,7 @@ use crate::verdict::{Answer, HookFailure, Signal, Verdict};
 
 /// The stdin JSON of a hook.
 pub(crate) fn stdin(view: &HookEvent<'_>) -> Vec<u8> {
-    let mut out = Vec::with_capacity(256);
-    let mut serializer = serde_json::Serializer::new(&mut out);
-    write(view, &mut serializer).expect("event JSON serializes into memory");
-    out
+    super::to_json(view, write)
 }
 
 fn write(

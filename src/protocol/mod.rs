@@ -140,3 +140,18 @@ impl ProcessOutput {
         }
     }
 }
+
+/// What a protocol's `write` makes of the event: its stdin JSON, serialized straight into a
+/// buffer (no `Value` tree in between).
+fn to_json(
+    view: &HookEvent<'_>,
+    write: fn(
+        &HookEvent<'_>,
+        &mut serde_json::Serializer<&mut Vec<u8>>,
+    ) -> Result<(), serde_json::Error>,
+) -> Vec<u8> {
+    let mut out = Vec::with_capacity(256);
+    let mut serializer = serde_json::Serializer::new(&mut out);
+    write(view, &mut serializer).expect("event JSON serializes into memory");
+    out
+}
