@@ -17,6 +17,7 @@ pub mod sections;
 mod trust;
 
 pub use metadata::{Metadata, read_metadata, with_metadata};
+pub(crate) use trust::verify_pin_digest;
 pub use trust::{
     BundleError, KeyId, SignatureInfo, TrustStore, TrustedKey, Verified, sign, signatures, verify,
     verify_pin,

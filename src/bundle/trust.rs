@@ -256,10 +256,12 @@ pub fn verify(bytes: &[u8], trust: &TrustStore) -> Result<Verified, BundleError>
 
 /// Checks a pinned SHA-256 (hex, any case) of the whole file.
 pub fn verify_pin(bytes: &[u8], expected: &str) -> Result<(), BundleError> {
-    let actual: String = Sha256::digest(bytes)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect();
+    verify_pin_digest(&Sha256::digest(bytes).into(), expected)
+}
+
+/// [`verify_pin`] for bytes whose SHA-256 is already known.
+pub(crate) fn verify_pin_digest(digest: &[u8; 32], expected: &str) -> Result<(), BundleError> {
+    let actual: String = digest.iter().map(|b| format!("{b:02x}")).collect();
     if actual.eq_ignore_ascii_case(expected.trim()) {
         Ok(())
     } else {

@@ -74,6 +74,10 @@ async fn answer(format: AgentFormat, event_arg: Option<&str>) -> AgentReply {
     let mut options = RunnerOptions::new(&cwd);
     options.forward_stderr = false;
     options.env = project_dir_env(format, &cwd);
+    // One event: its hooks run one after another, async ones beside them.
+    options.wasm_instances = u32::try_from(options.background_limit)
+        .unwrap_or(u32::MAX)
+        .saturating_add(1);
     let runner = match HookRunner::load_layers(&layers, options) {
         Ok(runner) => runner,
         Err(error) => return agent::config_failure_reply(format, Some(&event.name), &error),

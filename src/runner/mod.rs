@@ -82,6 +82,12 @@ pub struct RunnerOptions {
     /// Where compiled wasm hooks are cached. Default: the user's cache directory.
     #[cfg(feature = "wasm")]
     pub cache: CacheMode,
+    /// How many wasm calls can be in flight at once: the size of the engine's instance pool,
+    /// whose address space is reserved when the first wasm hook loads. More calls wait for a
+    /// slot. Default 64, at most 1024. A process that makes a few calls and exits (`hookhost agent-hook`)
+    /// sets it low: a small pool is quicker to set up and to tear down.
+    #[cfg(feature = "wasm")]
+    pub wasm_instances: u32,
     /// Variables every command hook gets, on top of the inherited environment (Fresher's
     /// `FRESHER_*`, Code-Forge's `FORGE_*`); events can add more ([`Event::with_env`]). A wasm
     /// hook sees one only if its `env` grant names it.
@@ -102,6 +108,8 @@ impl RunnerOptions {
             shell: PathBuf::from("bash"),
             #[cfg(feature = "wasm")]
             cache: CacheMode::Default,
+            #[cfg(feature = "wasm")]
+            wasm_instances: 64,
             env: Vec::new(),
             background_limit: 8,
             drain_timeout: Duration::from_secs(10),

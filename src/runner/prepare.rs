@@ -24,6 +24,7 @@ pub(super) struct WasmRuntime {
     engine: Option<Arc<WasmEngine>>,
     fuel: bool,
     cache: CacheMode,
+    instances: u32,
 }
 
 #[cfg(feature = "wasm")]
@@ -36,6 +37,7 @@ impl WasmRuntime {
             engine: None,
             fuel,
             cache: options.cache.clone(),
+            instances: options.wasm_instances,
         }
     }
 
@@ -66,7 +68,7 @@ impl WasmRuntime {
         if let Some(engine) = &self.engine {
             return Ok(engine.clone());
         }
-        let engine = WasmEngine::new(self.fuel, CompileCache::new(&self.cache))
+        let engine = WasmEngine::new(self.fuel, self.instances, CompileCache::new(&self.cache))
             .map(Arc::new)
             .map_err(|error| format!("cannot start the WebAssembly engine: {error:#}"))?;
         self.engine = Some(engine.clone());

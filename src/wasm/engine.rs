@@ -27,8 +27,6 @@ use crate::config::MAX_MEMORY_MB_LIMIT;
 /// Epoch period: a deadline fires at most one tick (plus scheduling) after `timeout_ms`, well
 /// inside the promised 10% + 5 ms.
 pub(crate) const TICK: Duration = Duration::from_millis(1);
-/// Wasm calls in flight at once per runner; more wait for a slot.
-const POOL_INSTANCES: u32 = 64;
 
 /// The engine, its linker and its compile cache.
 pub(crate) struct WasmEngine {
@@ -53,8 +51,14 @@ impl std::fmt::Debug for WasmEngine {
 
 impl WasmEngine {
     /// An engine for a runner. `fuel` turns on instruction counting, needed when any hook sets
-    /// `fuel` (it makes every call a little slower, so it is off otherwise).
-    pub(crate) fn new(fuel: bool, cache: CompileCache) -> wasmtime::Result<WasmEngine> {
+    /// `fuel` (it makes every call a little slower, so it is off otherwise). `instances` wasm
+    /// calls can be in flight at once; more wait for a slot.
+    pub(crate) fn new(
+        fuel: bool,
+        instances: u32,
+        cache: CompileCache,
+    ) -> wasmtime::Result<WasmEngine> {
+        let instances = instances.clamp(1, MAX_INSTANCES);
         let mut config = Config::new();
         config
             .wasm_component_model(true)
@@ -66,7 +70,7 @@ impl WasmEngine {
             // Virtual address space per memory slot: the largest memory a hook may be granted.
             .memory_reservation(u64::from(MAX_MEMORY_MB_LIMIT) << 20)
             .memory_guard_size(64 << 10);
-        let (engine, pooling) = match pooled_engine(&mut config) {
+        let (engine, pooling) = match pooled_engine(&mut config, instances) {
             Some(engine) => (engine, true),
             // Where virtual address space is capped (ulimit -v, valgrind, some containers) the
             // pool cannot reserve its slots; the on-demand allocator works everywhere, a little
@@ -85,7 +89,7 @@ impl WasmEngine {
             cache,
             consumes_fuel: fuel,
             pooling,
-            slots: tokio::sync::Semaphore::new(POOL_INSTANCES as usize),
+            slots: tokio::sync::Semaphore::new(instances as usize),
             activity,
         })
     }
@@ -114,11 +118,15 @@ impl WasmEngine {
     }
 }
 
+/// The largest instance pool a runner may ask for (each instance reserves the address space of
+/// the largest memory a hook may be granted).
+const MAX_INSTANCES: u32 = 1024;
+
 /// Dirty bytes of a linear memory reset with `memcpy` when a call ends, where the kernel can
 /// tell which pages the guest wrote (`PAGEMAP_SCAN`, Linux 6.7): past that, the rest is given
 /// back with `madvise`. A hook's working set is a few pages (destructive-guard writes 7), so
 /// the common call costs no system call and, next time, no page fault. At most this much stays
-/// resident per memory slot (64 MiB for the whole pool, and only what guests really wrote).
+/// resident per memory slot (64 MiB for the default pool of 64 instances, and only what guests really wrote).
 const MEMORY_KEEP_RESIDENT: usize = 512 << 10;
 /// The same for tables (a Rust guest's function table is one or two pages).
 const TABLE_KEEP_RESIDENT: usize = 64 << 10;
@@ -126,16 +134,16 @@ const TABLE_KEEP_RESIDENT: usize = 64 << 10;
 /// guest wrote them or not: keep that small.
 const MEMORY_KEEP_RESIDENT_BLIND: usize = 64 << 10;
 
-/// An engine whose instances come from the pooling allocator, or `None` where the pool cannot
-/// reserve its address space.
-fn pooled_engine(config: &mut Config) -> Option<Engine> {
+/// An engine whose `instances` instances come from the pooling allocator, or `None` where the
+/// pool cannot reserve its address space.
+fn pooled_engine(config: &mut Config, instances: u32) -> Option<Engine> {
     let pool = |pagemap: bool| {
         let mut pool = PoolingAllocationConfig::new();
-        pool.total_component_instances(POOL_INSTANCES)
-            .total_core_instances(POOL_INSTANCES * 8)
-            .total_memories(POOL_INSTANCES * 2)
-            .total_tables(POOL_INSTANCES * 8)
-            .total_stacks(POOL_INSTANCES)
+        pool.total_component_instances(instances)
+            .total_core_instances(instances * 8)
+            .total_memories(instances * 2)
+            .total_tables(instances * 8)
+            .total_stacks(instances)
             .max_memories_per_component(2)
             .max_memory_size((MAX_MEMORY_MB_LIMIT as usize) << 20);
         if pagemap {

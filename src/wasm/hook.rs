@@ -76,30 +76,61 @@ impl WasmHook {
         trust: &TrustStore,
     ) -> Result<WasmHook, String> {
         let path = base_dir.join(&spec.path);
-        let bytes = std::fs::read(&path)
-            .map_err(|error| format!("cannot read `wasm` file {}: {error}", path.display()))?;
+        let unreadable =
+            |error: std::io::Error| format!("cannot read `wasm` file {}: {error}", path.display());
         let describe = |problem: String| format!("`wasm` file {} {problem}", path.display());
-        inspect::check_header(&bytes).map_err(describe)?;
-        // Provenance first: nothing unverified reaches the compiler or the compile cache.
-        if let Some(pin) = &spec.sha256 {
-            bundle::verify_pin(&bytes, pin).map_err(|e| describe(e.to_string()))?;
+        // Checked before opening: opening a FIFO would wait for a writer.
+        let meta = std::fs::metadata(&path).map_err(unreadable)?;
+        if !meta.is_file() {
+            return Err(describe(
+                "is not a regular file (a directory, FIFO or device): point `wasm` at a \
+                 .wasm component file"
+                    .to_string(),
+            ));
         }
         // Without trusted keys there is nothing to check a signature against.
-        let signers = if trust.keys.is_empty() && !trust.require_signed {
-            Vec::new()
-        } else {
-            bundle::verify(&bytes, trust)
-                .map_err(|e| describe(e.to_string()))?
-                .signers
+        let check_signatures = !trust.keys.is_empty() || trust.require_signed;
+        // An unchanged file whose digest the cache recorded and whose compiled form it holds is
+        // neither read nor hashed again. What runs is the compiled form of that digest, the one
+        // compared with the pin, so provenance holds without the bytes.
+        let known = (!check_signatures)
+            .then(|| engine.cache.known_digest(&meta))
+            .flatten()
+            .and_then(|digest| Some((digest, engine.cache.hit(&engine.engine, &digest)?)));
+        let (sha256, component, cache, signers) = match known {
+            Some((digest, component)) => {
+                if let Some(pin) = &spec.sha256 {
+                    bundle::verify_pin_digest(&digest, pin).map_err(|e| describe(e.to_string()))?;
+                }
+                (digest, component, CacheOutcome::Hit, Vec::new())
+            }
+            None => {
+                let bytes = std::fs::read(&path).map_err(unreadable)?;
+                inspect::check_header(&bytes).map_err(describe)?;
+                let sha256: [u8; 32] = Sha256::digest(&bytes).into();
+                // Provenance first: nothing unverified reaches the compiler or the compile cache.
+                if let Some(pin) = &spec.sha256 {
+                    bundle::verify_pin_digest(&sha256, pin).map_err(|e| describe(e.to_string()))?;
+                }
+                let signers = if check_signatures {
+                    bundle::verify(&bytes, trust)
+                        .map_err(|e| describe(e.to_string()))?
+                        .signers
+                } else {
+                    Vec::new()
+                };
+                let (component, cache) = engine
+                    .cache
+                    .load(&engine.engine, &bytes, &sha256)
+                    .map_err(|error| {
+                        describe(format!("is not a valid component: {}", root_cause(&error)))
+                    })?;
+                if let Ok(after) = std::fs::metadata(&path) {
+                    engine.cache.remember_digest(&meta, &after, &sha256);
+                }
+                (sha256, component, cache, signers)
+            }
         };
-        let sha256: [u8; 32] = Sha256::digest(&bytes).into();
-        let (component, cache) =
-            engine
-                .cache
-                .load(&engine.engine, &bytes, &sha256)
-                .map_err(|error| {
-                    describe(format!("is not a valid component: {}", root_cause(&error)))
-                })?;
         let interface = inspect::check_component(&engine.engine, &component).map_err(describe)?;
         if interface == Interface::V0_1 {
             compat::check_events(events).map_err(describe)?;

@@ -145,15 +145,43 @@ fn runner_with_cache(project: &Project, cache: &std::path::Path, wasm: &str) -> 
     HookRunner::load(config, options).unwrap()
 }
 
+/// Every file under the cache's engine directories (compiled artefacts, their sums, temp
+/// files), sorted.
 fn cache_entries(cache: &std::path::Path) -> Vec<std::path::PathBuf> {
     let mut entries = Vec::new();
     for engine_dir in std::fs::read_dir(cache).unwrap() {
-        for entry in std::fs::read_dir(engine_dir.unwrap().path()).unwrap() {
+        let engine_dir = engine_dir.unwrap();
+        if !engine_dir
+            .file_name()
+            .to_string_lossy()
+            .starts_with("engine-")
+        {
+            continue;
+        }
+        for entry in std::fs::read_dir(engine_dir.path()).unwrap() {
             entries.push(entry.unwrap().path());
         }
     }
+    entries.sort();
     entries
 }
+
+/// The artefact and the sum of the cache's only entry.
+fn only_entry(cache: &std::path::Path) -> (std::path::PathBuf, std::path::PathBuf) {
+    let entries = cache_entries(cache);
+    let [artefact, sum] = &entries[..] else {
+        panic!("one entry, its sum and no temp files: {entries:?}")
+    };
+    assert!(
+        artefact.to_string_lossy().ends_with(".cwasm"),
+        "{entries:?}"
+    );
+    assert_eq!(sum.as_os_str(), &*format!("{}.sum", artefact.display()));
+    (artefact.clone(), sum.clone())
+}
+
+/// A damaged cache entry: what it is, the artefact's bytes, and the sum's (`None`: removed).
+type Damage = (&'static str, Vec<u8>, Option<Vec<u8>>);
 
 #[test]
 fn compile_cache_hits_and_never_trusts_a_bad_entry() {
@@ -170,31 +198,59 @@ fn compile_cache_hits_and_never_trusts_a_bad_entry() {
         outcome(&runner_with_cache(&project, &cache, &probe)),
         CacheOutcome::Hit
     );
-    let entries = cache_entries(&cache);
-    assert_eq!(entries.len(), 1, "{entries:?}");
-    let entry = &entries[0];
-    let good = std::fs::read(entry).unwrap();
+    let (entry, sum) = only_entry(&cache);
+    let good = std::fs::read(&entry).unwrap();
+    let good_sum = std::fs::read(&sum).unwrap();
 
     let mut flipped = good.clone();
     let middle = flipped.len() / 2;
     flipped[middle] ^= 0x40;
-    let damaged: [(&str, Vec<u8>); 4] = [
-        ("one flipped byte", flipped),
-        ("truncated", good[..good.len() / 3].to_vec()),
-        ("empty", Vec::new()),
+    let mut wrong_sum = good_sum.clone();
+    let last_digit = wrong_sum.len() - 2;
+    wrong_sum[last_digit] = if wrong_sum[last_digit] == b'0' {
+        b'1'
+    } else {
+        b'0'
+    };
+    let damaged: Vec<Damage> = vec![
+        ("one flipped byte", flipped, Some(good_sum.clone())),
+        (
+            "truncated",
+            good[..good.len() / 3].to_vec(),
+            Some(good_sum.clone()),
+        ),
+        ("empty", Vec::new(), Some(good_sum.clone())),
         (
             "foreign",
-            b"hookhost-cwasm-1\nnot an artefact at all, just text".to_vec(),
+            b"not an artefact at all, just text".to_vec(),
+            Some(good_sum.clone()),
+        ),
+        ("sum missing", good.clone(), None),
+        ("sum wrong", good.clone(), Some(wrong_sum)),
+        // What hookhost 0.2 wrote: a header line and a SHA-256 before the artefact.
+        (
+            "previous layout",
+            [&b"hookhost-cwasm-1\n"[..], &[0u8; 32], &good].concat(),
+            None,
         ),
     ];
-    for (name, bytes) in damaged {
-        std::fs::write(entry, &bytes).unwrap();
+    for (name, bytes, sum_bytes) in damaged {
+        std::fs::write(&entry, &bytes).unwrap();
+        match sum_bytes {
+            Some(sum_bytes) => std::fs::write(&sum, sum_bytes).unwrap(),
+            None => std::fs::remove_file(&sum).unwrap(),
+        }
         let runner = runner_with_cache(&project, &cache, &probe);
         assert_eq!(outcome(&runner), CacheOutcome::Replaced, "{name}");
         assert_eq!(
-            std::fs::read(entry).unwrap(),
+            std::fs::read(&entry).unwrap(),
             good,
             "{name}: the entry is rewritten"
+        );
+        assert_eq!(
+            std::fs::read(&sum).unwrap(),
+            good_sum,
+            "{name}: the sum is rewritten"
         );
         let stop = tokio::runtime::Builder::new_current_thread()
             .enable_all()
@@ -219,12 +275,7 @@ fn runners_starting_together_share_the_cache_without_corrupting_it() {
             scope.spawn(|| runner_with_cache(&project, &cache, &probe));
         }
     });
-    let entries = cache_entries(&cache);
-    assert_eq!(
-        entries.len(),
-        1,
-        "one entry, no temp files left: {entries:?}"
-    );
+    only_entry(&cache);
     assert_eq!(
         runner_with_cache(&project, &cache, &probe)
             .wasm_hooks()
@@ -235,6 +286,112 @@ fn runners_starting_together_share_the_cache_without_corrupting_it() {
             .cache,
         CacheOutcome::Hit
     );
+}
+
+/// Loads `wasm` pinned to `pin` with the cache at `cache`: the hook's reported SHA-256, or the
+/// load error.
+fn load_pinned(
+    project: &Project,
+    cache: &std::path::Path,
+    wasm: &std::path::Path,
+    pin: &str,
+) -> Result<String, String> {
+    let config = project.config(&format!(
+        "[[hooks]]\nevent = \"Stop\"\nwasm = '{}'\nsha256 = \"{pin}\"\n",
+        wasm.display()
+    ));
+    let mut options = RunnerOptions::new(project.root());
+    options.cache = CacheMode::Dir(cache.to_path_buf());
+    HookRunner::load(config, options)
+        .map(|runner| runner.wasm_hooks().into_iter().next().unwrap().1.sha256)
+        .map_err(|error| error.to_string())
+}
+
+#[test]
+fn a_component_changed_after_its_digest_was_recorded_is_hashed_again() {
+    let project = Project::new();
+    let cache = project.path("cache");
+    let wasm = project.path("policy.wasm");
+    let bytes = std::fs::read(probe()).unwrap();
+    std::fs::write(&wasm, &bytes).unwrap();
+    let pin = sha256_hex(&bytes);
+    // A file written this recently is not recorded (its timestamps could not tell the next
+    // write apart): it is hashed again at each load.
+    assert_eq!(load_pinned(&project, &cache, &wasm, &pin), Ok(pin.clone()));
+    assert!(
+        !cache.join("files").exists(),
+        "a fresh file is not recorded"
+    );
+    // Once the file is older than that, its digest is recorded, and later loads use it.
+    std::thread::sleep(std::time::Duration::from_millis(3100));
+    assert_eq!(load_pinned(&project, &cache, &wasm, &pin), Ok(pin.clone()));
+    assert_eq!(
+        std::fs::read_dir(cache.join("files")).unwrap().count(),
+        1,
+        "the digest is recorded"
+    );
+    assert_eq!(load_pinned(&project, &cache, &wasm, &pin), Ok(pin.clone()));
+
+    // The same size, one byte changed, the modification time put back: the change of ctime
+    // (which no user can set) gives it away, and the pin refuses the new content.
+    let original_mtime = std::fs::metadata(&wasm).unwrap().modified().unwrap();
+    let mut changed = bytes.clone();
+    let last = changed.len() - 1;
+    changed[last] ^= 0x01;
+    std::fs::write(&wasm, &changed).unwrap();
+    std::fs::File::options()
+        .write(true)
+        .open(&wasm)
+        .unwrap()
+        .set_modified(original_mtime)
+        .unwrap();
+    let error = load_pinned(&project, &cache, &wasm, &pin).unwrap_err();
+    assert!(
+        error.contains("policy.wasm") && error.contains(&sha256_hex(&changed)),
+        "the pin is checked against the new content: {error}"
+    );
+
+    // Replaced by another component: the new one is hashed, compiled and run.
+    let other = std::fs::read(crate::support::build_fixture("answerer")).unwrap();
+    std::fs::write(&wasm, &other).unwrap();
+    assert_eq!(
+        load_pinned(&project, &cache, &wasm, &sha256_hex(&other)),
+        Ok(sha256_hex(&other))
+    );
+}
+
+#[test]
+fn a_wasm_path_that_is_not_a_regular_file_is_refused_without_waiting() {
+    let project = Project::new();
+    std::fs::create_dir_all(project.path(".forgeflare/dir.wasm")).unwrap();
+    let fifo = project.path(".forgeflare/fifo.wasm");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success(), "mkfifo");
+    for file in ["dir.wasm", "fifo.wasm"] {
+        let config = project.config(&format!(
+            "[[hooks]]\nevent = \"PreToolUse\"\nwasm = \"{file}\"\n"
+        ));
+        let error = HookRunner::load(&config, project.options())
+            .unwrap_err()
+            .to_string();
+        assert!(
+            error.contains(&format!(
+                "{file} is not a regular file (a directory, FIFO or device)"
+            )),
+            "{file}: {error}"
+        );
+    }
+}
+
+fn sha256_hex(bytes: &[u8]) -> String {
+    use sha2::Digest as _;
+    sha2::Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
 }
 
 #[test]
