@@ -173,11 +173,18 @@ pub struct Outcome {
 impl Outcome {
     /// An outcome with no hooks run.
     pub(crate) fn new(event: &str) -> Outcome {
+        Outcome::named(match catalog::builtin(event) {
+            Some(spec) => Cow::Borrowed(spec.name),
+            None => Cow::Owned(event.to_string()),
+        })
+    }
+
+    /// [`Outcome::new`] for an event whose name is known: what a call with no hooks returns,
+    /// in a few nanoseconds.
+    #[inline]
+    pub(crate) fn named(event: Cow<'static, str>) -> Outcome {
         Outcome {
-            event: match catalog::builtin(event) {
-                Some(spec) => Cow::Borrowed(spec.name),
-                None => Cow::Owned(event.to_string()),
-            },
+            event,
             decision: Decision::Allow,
             updated_input: None,
             context: Vec::new(),

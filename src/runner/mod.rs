@@ -16,7 +16,9 @@ mod dispatch;
 mod layers;
 mod prepare;
 
+use std::borrow::Cow;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, RwLock};
 use std::time::Duration;
 
@@ -132,6 +134,9 @@ struct Inner {
     configured: Vec<HookSpec>,
     /// Every hook that can run: the configured ones, then those registered at run time.
     hooks: RwLock<Arc<[Arc<LoadedHook>]>>,
+    /// Whether `hooks` holds any (hooks are only ever added): the check a call with no hooks
+    /// makes, without the lock.
+    any_hooks: AtomicBool,
     /// Set when the configuration could not be loaded: every PreToolUse call is blocked.
     load_error: Option<ConfigError>,
     cwd: String,
@@ -237,6 +242,7 @@ impl HookRunner {
             inner: Arc::new(Inner {
                 config_path,
                 configured,
+                any_hooks: AtomicBool::new(!loaded.is_empty()),
                 hooks: RwLock::new(loaded.into()),
                 load_error,
                 cwd: options.cwd.to_string_lossy().into_owned(),
@@ -268,11 +274,17 @@ impl HookRunner {
         let mut next: Vec<Arc<LoadedHook>> = hooks.iter().cloned().collect();
         next.push(Arc::new(loaded));
         *hooks = next.into();
+        self.inner.any_hooks.store(true, Ordering::Release);
     }
 
     /// True when any hook can run, or when the runner fails closed.
     pub fn has_hooks(&self) -> bool {
-        !self.snapshot().is_empty() || self.inner.load_error.is_some()
+        self.any_hooks() || self.inner.load_error.is_some()
+    }
+
+    /// Whether any hook can run (configured or registered).
+    fn any_hooks(&self) -> bool {
+        self.inner.any_hooks.load(Ordering::Acquire)
     }
 
     /// The configuration's enabled hooks, in declaration order.
@@ -417,9 +429,10 @@ impl HookRunner {
 
     /// PreToolUse (R4): guards in declaration order until one blocks (fail closed), then every
     /// observer with the guards' outcome (fail open).
+    #[inline]
     pub async fn pre_tool_use(&self, call: ToolCall<'_>) -> Outcome {
-        if self.inner.load_error.is_none() && self.snapshot().is_empty() {
-            return Outcome::new("PreToolUse");
+        if self.inner.load_error.is_none() && !self.any_hooks() {
+            return Outcome::named(Cow::Borrowed("PreToolUse"));
         }
         // Boxed, so that the call with no hooks (the common case) does not carry, and copy,
         // the hook path's future.
@@ -430,8 +443,8 @@ impl HookRunner {
     /// first signal decides; every signal is appended to convergence.json in one write. The
     /// result is capped for hooks (R3).
     pub async fn post_tool_use(&self, call: ToolCall<'_>, result: &str, is_error: bool) -> Outcome {
-        if self.snapshot().is_empty() {
-            return Outcome::new("PostToolUse");
+        if !self.any_hooks() {
+            return Outcome::named(Cow::Borrowed("PostToolUse"));
         }
         Box::pin(self.fire(&Event::post_tool_use(call, result, is_error))).await
     }
@@ -455,8 +468,8 @@ impl HookRunner {
         tool_iterations: usize,
         total_tokens: u64,
     ) -> Outcome {
-        if self.snapshot().is_empty() {
-            return Outcome::new("Stop");
+        if !self.any_hooks() {
+            return Outcome::named(Cow::Borrowed("Stop"));
         }
         let event = Event::stop_with_reason(reason, tool_iterations, total_tokens);
         let mut outcome = Box::pin(self.fire(&event)).await;
