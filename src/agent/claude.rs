@@ -288,12 +288,7 @@ pub(super) fn render(spec: &AgentEventSpec, plan: &mut Plan) -> AgentReply {
             };
         }
         (BlockAs::Permission, _) => {
-            let (decision, reason) = match (&plan.block, &plan.ask) {
-                (Some(reason), _) => (Some("deny"), Some(reason)),
-                (None, Some(reason)) => (Some("ask"), Some(reason)),
-                (None, None) if plan.approve => (Some("allow"), None),
-                (None, None) => (None, None),
-            };
+            let (decision, reason) = plan.permission();
             if let Some(decision) = decision {
                 specific.insert("permissionDecision".into(), json!(decision));
             }

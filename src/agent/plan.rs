@@ -38,6 +38,18 @@ pub struct Plan {
 }
 
 impl Plan {
+    /// The permission decision of an agent that answers `deny` / `ask` / `allow` (Claude
+    /// Code's `permissionDecision`, Copilot CLI's): the decision and its reason, or `None`
+    /// when no guard said either (the agent decides as it would without hooks).
+    pub fn permission(&self) -> (Option<&'static str>, Option<&String>) {
+        match (&self.block, &self.ask) {
+            (Some(reason), _) => (Some("deny"), Some(reason)),
+            (None, Some(reason)) => (Some("ask"), Some(reason)),
+            (None, None) if self.approve => (Some("allow"), None),
+            (None, None) => (None, None),
+        }
+    }
+
     /// What `outcome` asks of an agent that reads `spec` on this event. A rewrite the agent
     /// cannot apply becomes a block where the agent can be refused: the tool must not run with
     /// an input no guard approved.

@@ -39,13 +39,7 @@ fn write(
 ) -> Result<(), serde_json::Error> {
     let event = view.event;
     let mut map = serializer.serialize_map(None)?;
-    if let Some(id) = event.session_id() {
-        map.serialize_entry("session_id", id)?;
-    }
-    if let Some(path) = event.field("transcript_path") {
-        map.serialize_entry("transcript_path", path)?;
-    }
-    map.serialize_entry("cwd", view.cwd)?;
+    super::serialize_session(&mut map, view)?;
     if let Some(mode) = event.field("permission_mode") {
         map.serialize_entry("permission_mode", mode)?;
     }

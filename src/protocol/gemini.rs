@@ -44,13 +44,7 @@ fn write(
 ) -> Result<(), serde_json::Error> {
     let event = view.event;
     let mut map = serializer.serialize_map(None)?;
-    if let Some(id) = event.session_id() {
-        map.serialize_entry("session_id", id)?;
-    }
-    if let Some(path) = event.field("transcript_path") {
-        map.serialize_entry("transcript_path", path)?;
-    }
-    map.serialize_entry("cwd", view.cwd)?;
+    super::serialize_session(&mut map, view)?;
     map.serialize_entry("hook_event_name", agent_name(event.name()))?;
     match event.field("timestamp") {
         Some(stamp @ Value::String(_)) => map.serialize_entry("timestamp", stamp)?,

@@ -155,3 +155,18 @@ fn to_json(
     write(view, &mut serializer).expect("event JSON serializes into memory");
     out
 }
+
+/// The fields Claude Code and Gemini CLI both open their stdin with: `session_id` and
+/// `transcript_path` where the event has them, then `cwd`.
+fn serialize_session<M: serde::ser::SerializeMap>(
+    map: &mut M,
+    view: &HookEvent<'_>,
+) -> Result<(), M::Error> {
+    if let Some(id) = view.event.session_id() {
+        map.serialize_entry("session_id", id)?;
+    }
+    if let Some(path) = view.event.field("transcript_path") {
+        map.serialize_entry("transcript_path", path)?;
+    }
+    map.serialize_entry("cwd", view.cwd)
+}
