@@ -61,7 +61,8 @@ impl ToolCall {
 
     /// The input deserialized into `T`, or `None` when it does not fit.
     pub fn input_as<T: DeserializeOwned>(&self) -> Option<T> {
-        serde_json::from_value(self.input.clone()).ok()
+        // From a borrowed `Value`: no copy of the input is made to be consumed.
+        T::deserialize(&self.input).ok()
     }
 
     /// The input of a `Bash` call.

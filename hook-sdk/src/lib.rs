@@ -48,6 +48,7 @@
 
 #![deny(missing_docs)]
 
+mod alloc;
 mod event;
 pub mod fs;
 pub mod glob;
@@ -58,6 +59,17 @@ pub mod path;
 pub mod testing;
 mod time;
 mod tools;
+
+/// A hook's allocations: size classes with free lists, cut from chunks of the system
+/// allocator (see `alloc.rs`). A hook with its own `#[global_allocator]` turns off the
+/// `allocator` feature.
+#[cfg(all(
+    feature = "allocator",
+    target_arch = "wasm32",
+    not(target_feature = "atomics")
+))]
+#[global_allocator]
+static ALLOCATOR: alloc::HookAllocator = alloc::HookAllocator::new();
 
 pub use event::{Blocked, Guard, ObserveEvent, Post, PostEvent, StopEvent, StopReason, ToolCall};
 pub use host::{ConfigError, Level, config, config_json, log, state};

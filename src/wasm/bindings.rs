@@ -15,7 +15,7 @@ pub(crate) mod v0_2 {
         exports: { default: async },
     });
 
-    pub(crate) use self::exports::hookhost::hooks::handler;
+    // `handle` is called through a `TypedFunc` of its own (see `wasm::hook::HandlePre`).
     pub(crate) use self::hookhost::hooks::{host, state, types};
 }
 

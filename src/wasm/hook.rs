@@ -2,12 +2,14 @@
 
 use std::path::Path;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use sha2::{Digest as _, Sha256};
+use wasmtime::component::{ComponentExportIndex, Instance, TypedFunc};
 use wasmtime::{Store, Trap, UpdateDeadline};
 
-use super::bindings::{Interface, v0_1, v0_2};
+use super::bindings::{HANDLER, Interface, PACKAGE, v0_1, v0_2};
 use super::cache::CacheOutcome;
 use super::compat;
 use super::engine::WasmEngine;
@@ -40,7 +42,7 @@ pub(crate) struct WasmHook {
 
 /// The component, linked once, for the version of `hookhost:hooks` it was built against.
 enum Pre {
-    V0_2(v0_2::HookPre<CallState>),
+    V0_2(HandlePre),
     V0_1(v0_1::HookPre<CallState>),
 }
 
@@ -50,6 +52,58 @@ impl Pre {
             Pre::V0_2(_) => Interface::V0_2,
             Pre::V0_1(_) => Interface::V0_1,
         }
+    }
+}
+
+/// A 0.2.0 component and where its `handle` export is. The bindings would look the export up
+/// and check its type on every call (a few thousand instructions, a tenth of a trivial call);
+/// the type of an export of one component never changes, so it is checked once.
+struct HandlePre {
+    pre: v0_2::HookPre<CallState>,
+    handle: ComponentExportIndex,
+    /// Whether `handle`'s type was checked against the bindings' (on the first call).
+    checked: AtomicBool,
+}
+
+/// `handle` of `hookhost:hooks/handler@0.2.0`, typed.
+type HandleFunc<'a> = TypedFunc<(&'a v0_2::types::Event,), (v0_2::types::Verdict,)>;
+
+impl HandlePre {
+    fn new(pre: v0_2::HookPre<CallState>) -> Result<HandlePre, String> {
+        let component = pre.instance_pre().component();
+        let handler = format!("{PACKAGE}/{HANDLER}@{}", Interface::V0_2.version());
+        let handle = component
+            .get_export_index(None, &handler)
+            .and_then(|handler| component.get_export_index(Some(&handler), "handle"))
+            .ok_or_else(|| format!("exports no `handle` in `{handler}`"))?;
+        Ok(HandlePre {
+            pre,
+            handle,
+            checked: AtomicBool::new(false),
+        })
+    }
+
+    /// A fresh instance's `handle`.
+    async fn instantiate<'a>(
+        &self,
+        store: &mut Store<CallState>,
+    ) -> wasmtime::Result<HandleFunc<'a>> {
+        let instance: Instance = self
+            .pre
+            .instance_pre()
+            .instantiate_async(&mut *store)
+            .await?;
+        let func = instance
+            .get_func(&mut *store, self.handle)
+            .ok_or_else(|| wasmtime::format_err!("the component exports no `handle`"))?;
+        if self.checked.load(Ordering::Acquire) {
+            // SAFETY: this export of this component was type-checked against `HandleFunc` on
+            // an earlier call, and a component's types never change.
+            return Ok(unsafe { TypedFunc::new_unchecked(func) });
+        }
+        let typed = func.typed(&*store)?;
+        self.checked.store(true, Ordering::Release);
+        Ok(typed)
     }
 }
 
@@ -145,7 +199,10 @@ impl WasmHook {
             ))
         };
         let pre = match interface {
-            Interface::V0_2 => Pre::V0_2(v0_2::HookPre::new(instance_pre).map_err(mismatch)?),
+            Interface::V0_2 => Pre::V0_2(
+                HandlePre::new(v0_2::HookPre::new(instance_pre).map_err(mismatch)?)
+                    .map_err(describe)?,
+            ),
             Interface::V0_1 => Pre::V0_1(v0_1::HookPre::new(instance_pre).map_err(mismatch)?),
         };
         Ok(WasmHook {
@@ -178,7 +235,7 @@ impl WasmHook {
     /// What the component imports, and which of it is denied.
     fn imports(&self) -> crate::WasmImports {
         let component = match &self.pre {
-            Pre::V0_2(pre) => pre.instance_pre().component(),
+            Pre::V0_2(pre) => pre.pre.instance_pre().component(),
             Pre::V0_1(pre) => pre.instance_pre().component(),
         };
         let imports = inspect::imports(&self.engine.engine, component);
@@ -241,8 +298,8 @@ impl WasmHook {
         let call = async move {
             match pre {
                 Pre::V0_2(pre) => {
-                    let hook = pre.instantiate_async(&mut *store_ref).await?;
-                    handle(hook.hookhost_hooks_handler(), store_ref, request).await
+                    let func = pre.instantiate(&mut *store_ref).await?;
+                    handle(func, store_ref, request).await
                 }
                 Pre::V0_1(pre) => {
                     let hook = pre.instantiate_async(&mut *store_ref).await?;
@@ -269,7 +326,7 @@ impl WasmHook {
 
 /// Calls `handle` (0.2.0) with the event as this hook sees it, and maps its answer.
 async fn handle(
-    handler: &v0_2::handler::Guest,
+    func: HandleFunc<'_>,
     store: &mut Store<CallState>,
     request: &HookRequest<'_>,
 ) -> wasmtime::Result<Result<Verdict, HookFailure>> {
@@ -308,7 +365,7 @@ async fn handle(
             }
         }),
     };
-    let verdict = handler.call_handle(&mut *store, &event).await?;
+    let (verdict,) = func.call_async(&mut *store, (&event,)).await?;
     Ok(verdict_of(verdict))
 }
 
