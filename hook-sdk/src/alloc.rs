@@ -4,20 +4,26 @@
 //! words of a command line).
 //!
 //! Allocations of at most [`MAX_SMALL`] bytes (and alignment at most 16) come from seven size
-//! classes, 16 bytes to 1 KiB: a freed block goes onto its class's free list and is handed out
-//! again from there; a new block is cut from the current chunk: first the rest of the page the
-//! allocator's own state is on, then 4 KiB chunks taken from the system allocator. Larger or
-//! more aligned allocations go to the system allocator (wasi-libc's dlmalloc) directly.
+//! classes, 16 bytes to 1 KiB, cut from a region of the guest's zeroed static data
+//! ([`REGION`] bytes): a freed block goes onto its class's free list and is handed out again
+//! from there. Everything else (larger or more aligned blocks, and small ones once the region
+//! is used up) goes to the system allocator, wasi-libc's dlmalloc. A block belongs to whoever
+//! owns its address: freeing or growing a block outside the region goes to the system
+//! allocator, so blocks of either kind can be handed around freely.
+//!
 //! Allocating or freeing a small block is a few dozen instructions, where dlmalloc behind
 //! Rust's default allocator path took about 400 per allocation and free: a sixth of a
-//! destructive-guard call went there (67 allocations), and every page a call writes is copied
-//! back when its instance is reset, so a guard whose allocations fit in the first page writes
-//! one page for all of them.
+//! destructive-guard call went there (67 allocations). And every page a call writes is copied
+//! back when its instance is reset, so small blocks packed into a few pages of the region cost
+//! less than blocks spread through dlmalloc's heap.
+//!
+//! Memory that the host lowers into the guest (`cabi_realloc`) comes from the system allocator
+//! too: wasi-libc frees what its own imports return (the preopened directories, the
+//! environment) with `free`, which must never see a block of the region.
 //!
 //! The cost: a freed small block is reused only by its own class, so a call that first fills
-//! memory with blocks of one size and then, after freeing them, with blocks of another holds
-//! both at once (the sum of each class's peak, never more). A hook's memory limit
-//! (`max_memory_mb`) bounds it like any other allocation.
+//! the region with blocks of one size and then, after freeing them, asks for another size gets
+//! those from dlmalloc.
 //!
 //! Installed as the global allocator of a hook built for `wasm32` by the `allocator` feature
 //! (on by default). A hook that brings its own `#[global_allocator]` turns the feature off:
@@ -36,34 +42,28 @@ const CLASSES: usize = 7;
 const MAX_SMALL: usize = 16 << (CLASSES - 1);
 /// The alignment every block of a size class has.
 const BLOCK_ALIGN: usize = 16;
-/// What a chunk taken from the system allocator holds: one page. A fresh instance's memory has
-/// room for a few pages of heap; a larger chunk made every call grow the memory (a system call
-/// to map it, and one to unmap it when the instance is reset).
-const CHUNK: usize = 4 << 10;
+/// The region small blocks are cut from: 16 pages of static data, untouched (and so free: the
+/// pages are neither faulted in nor reset) until blocks are cut from them.
+const REGION: usize = 64 << 10;
 
 /// See the module documentation.
 pub(crate) struct HookAllocator {
     arena: UnsafeCell<Arena>,
 }
 
-/// The allocator's state and its first chunk, on one page of the guest's zeroed static data:
-/// a call whose allocations fit in it (most guards') touches that one page and never wakes
-/// dlmalloc. Must not move once used (it lives in a `static`).
+/// The allocator's state, then its region, page-aligned. Must not move once used (it lives in
+/// a `static`).
 #[repr(C, align(4096))]
 struct Arena {
     /// Per size class, the most recently freed block; each free block holds the next.
     free: [*mut u8; CLASSES],
-    /// The uncut rest of the current chunk: `next..end` (both null before the first block).
-    next: *mut u8,
-    end: *mut u8,
-    first: FirstChunk,
+    /// How many bytes of the region blocks have been cut from.
+    used: usize,
+    region: Region,
 }
 
-/// What is left of the arena's page for blocks.
-const FIRST_CHUNK: usize = 4096 - 128;
-
 #[repr(C, align(16))]
-struct FirstChunk([u8; FIRST_CHUNK]);
+struct Region([u8; REGION]);
 
 // SAFETY: a wasm32 guest without the `atomics` feature has one thread; `HookAllocator` is
 // installed only there (see lib.rs), so its arena is never touched by two threads at once.
@@ -75,9 +75,8 @@ impl HookAllocator {
         HookAllocator {
             arena: UnsafeCell::new(Arena {
                 free: [ptr::null_mut(); CLASSES],
-                next: ptr::null_mut(),
-                end: ptr::null_mut(),
-                first: FirstChunk([0; FIRST_CHUNK]),
+                used: 0,
+                region: Region([0; REGION]),
             }),
         }
     }
@@ -98,41 +97,31 @@ const fn class_size(class: usize) -> usize {
 }
 
 impl Arena {
-    /// A block of `class`: a freed one, else one cut from the chunk.
-    ///
-    /// # Safety
-    /// The arena's lists and chunk are only ever changed by this allocator.
+    /// Whether `block` was cut from the region.
     #[inline(always)]
-    unsafe fn take(&mut self, class: usize) -> *mut u8 {
+    fn owns(&self, block: *mut u8) -> bool {
+        let start = self.region.0.as_ptr() as usize;
+        (block as usize).wrapping_sub(start) < REGION
+    }
+
+    /// A block of `class`: a freed one, else one cut from the region; null when the region is
+    /// used up.
+    #[inline(always)]
+    fn take(&mut self, class: usize) -> *mut u8 {
         let head = self.free[class];
         if !head.is_null() {
-            // SAFETY: a free block holds the next free block of its class in its first word.
+            // SAFETY: a free block is a block of the region, and holds the next free block of
+            // its class in its first word.
             self.free[class] = unsafe { head.cast::<*mut u8>().read() };
             return head;
         }
         let size = class_size(class);
-        if (self.end as usize) - (self.next as usize) < size {
-            // SAFETY: as for `take`.
-            return unsafe { self.take_from_new_chunk(class) };
-        }
-        let block = self.next;
-        // SAFETY: `size` bytes are left in the chunk (checked above).
-        self.next = unsafe { block.add(size) };
-        block
-    }
-
-    /// `take` when the chunk is used up: once per page of blocks, out of line so that the
-    /// common path needs no stack frame.
-    #[cold]
-    #[inline(never)]
-    unsafe fn take_from_new_chunk(&mut self, class: usize) -> *mut u8 {
-        // SAFETY: as for `take`.
-        if !unsafe { self.refill() } {
+        if REGION - self.used < size {
             return ptr::null_mut();
         }
-        let block = self.next;
-        // SAFETY: a new chunk holds a block of every class.
-        self.next = unsafe { block.add(class_size(class)) };
+        // SAFETY: `used + size` is within the region (checked above).
+        let block = unsafe { self.region.0.as_mut_ptr().add(self.used) };
+        self.used += size;
         block
     }
 
@@ -145,41 +134,6 @@ impl Arena {
         // SAFETY: the block is at least 16 bytes, 16-aligned, and no longer the caller's.
         unsafe { block.cast::<*mut u8>().write(self.free[class]) };
         self.free[class] = block;
-    }
-
-    /// Starts a new chunk. What is left of the old one goes onto the free lists, largest
-    /// class first, so that nothing of it is lost.
-    unsafe fn refill(&mut self) -> bool {
-        if self.end.is_null() {
-            self.next = self.first.0.as_mut_ptr();
-            // SAFETY: `first` is FIRST_CHUNK bytes long.
-            self.end = unsafe { self.next.add(FIRST_CHUNK) };
-            return true;
-        }
-        // Alignment 8 is plain `malloc` (16 would be `posix_memalign`, which writes headers on
-        // both sides of the chunk, dirtying a page more); the start is rounded up to 16.
-        // SAFETY: a valid, non-zero layout.
-        let chunk = unsafe { System.alloc(Layout::from_size_align_unchecked(CHUNK, 8)) };
-        if chunk.is_null() {
-            return false;
-        }
-        let mut rest = (self.end as usize) - (self.next as usize);
-        for class in (0..CLASSES).rev() {
-            while rest >= class_size(class) {
-                // SAFETY: `next..end` is uncut memory of the old chunk, 16-aligned.
-                unsafe {
-                    self.give(self.next, class);
-                    self.next = self.next.add(class_size(class));
-                }
-                rest -= class_size(class);
-            }
-        }
-        // SAFETY: the chunk is CHUNK bytes long; rounding up skips at most 8 of them.
-        unsafe {
-            self.next = chunk.add(chunk.align_offset(BLOCK_ALIGN));
-            self.end = chunk.add(CHUNK);
-        }
-        true
     }
 }
 
@@ -199,68 +153,120 @@ unsafe fn system_dealloc(block: *mut u8, layout: Layout) {
     unsafe { System.dealloc(block, layout) }
 }
 
-// SAFETY: a block of a size class is at least as large as the layout asked for and 16-aligned
-// (classes serve only alignments up to 16); blocks are never handed out twice without being
-// freed in between; everything else is the system allocator's.
+// SAFETY: a block of the region is at least as large as its class's layouts and 16-aligned
+// (the region is, and class sizes are multiples of 16; classes serve alignments up to 16);
+// blocks are never handed out twice without being freed in between; every other block is the
+// system allocator's, from allocation to free.
 unsafe impl GlobalAlloc for HookAllocator {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        match class(layout) {
+        if let Some(class) = class(layout) {
             // SAFETY: single-threaded (see `Sync`), and no reference into the arena outlives
             // this call.
-            Some(class) => unsafe { (*self.arena.get()).take(class) },
-            // SAFETY: the caller's contract, passed on.
-            None => unsafe { system_alloc(layout) },
+            let block = unsafe { (*self.arena.get()).take(class) };
+            if !block.is_null() {
+                return block;
+            }
         }
+        // SAFETY: the caller's contract, passed on.
+        unsafe { system_alloc(layout) }
     }
 
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        match class(layout) {
-            Some(_) => {
-                // SAFETY: the caller's contract, passed on.
-                let block = unsafe { self.alloc(layout) };
-                if !block.is_null() {
-                    // SAFETY: the block has at least `layout.size()` bytes.
-                    unsafe { block.write_bytes(0, layout.size()) };
-                }
-                block
+        // SAFETY: as for `alloc`.
+        let arena = unsafe { &mut *self.arena.get() };
+        if let Some(class) = class(layout) {
+            let block = arena.take(class);
+            if !block.is_null() {
+                // SAFETY: the block has at least `layout.size()` bytes.
+                unsafe { block.write_bytes(0, layout.size()) };
+                return block;
             }
-            // SAFETY: the caller's contract, passed on. (dlmalloc knows when fresh memory is
-            // already zero.)
-            None => unsafe { System.alloc_zeroed(layout) },
         }
+        // SAFETY: the caller's contract, passed on. (dlmalloc knows when fresh memory is
+        // already zero.)
+        unsafe { System.alloc_zeroed(layout) }
     }
 
     unsafe fn dealloc(&self, block: *mut u8, layout: Layout) {
+        // SAFETY: as for `alloc`.
+        let arena = unsafe { &mut *self.arena.get() };
         match class(layout) {
-            // SAFETY: the caller gives back a block this allocator handed out for `layout`.
-            Some(class) => unsafe { (*self.arena.get()).give(block, class) },
-            // SAFETY: the caller's contract, passed on.
-            None => unsafe { system_dealloc(block, layout) },
+            // SAFETY: a block of the region that the caller gives back was handed out for a
+            // layout of this class.
+            Some(class) if arena.owns(block) => unsafe { arena.give(block, class) },
+            // SAFETY: the caller's contract, passed on: the block is the system allocator's.
+            _ => unsafe { system_dealloc(block, layout) },
         }
     }
 
     unsafe fn realloc(&self, block: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        // SAFETY: as for `alloc`.
+        let owned = unsafe { (*self.arena.get()).owns(block) };
+        if !owned {
+            // SAFETY: the caller's contract, passed on: the block is the system allocator's.
+            return unsafe { System.realloc(block, layout, new_size) };
+        }
         // SAFETY: the caller promises that `new_size`, with the old alignment, is a valid layout.
         let new_layout = unsafe { Layout::from_size_align_unchecked(new_size, layout.align()) };
-        match (class(layout), class(new_layout)) {
-            // The block already has room (a class's blocks are all the class's size).
-            (Some(old), Some(new)) if old == new => block,
-            // SAFETY: the caller's contract, passed on.
-            (None, None) => unsafe { System.realloc(block, layout, new_size) },
-            _ => {
-                // SAFETY: `new_layout` is valid (above) and not zero-sized (`new_size > 0`).
-                let moved = unsafe { self.alloc(new_layout) };
-                if !moved.is_null() {
-                    // SAFETY: both blocks hold at least the smaller size; they are distinct.
-                    unsafe {
-                        ptr::copy_nonoverlapping(block, moved, layout.size().min(new_size));
-                        self.dealloc(block, layout);
-                    }
-                }
-                moved
+        if class(new_layout) == class(layout) {
+            // The block already has room: a class's blocks are all the class's size.
+            return block;
+        }
+        // SAFETY: `new_layout` is valid (above) and not zero-sized (`new_size > 0`).
+        let moved = unsafe { self.alloc(new_layout) };
+        if !moved.is_null() {
+            // SAFETY: both blocks hold at least the smaller size; they are distinct; the old
+            // block is given back once, with its layout.
+            unsafe {
+                ptr::copy_nonoverlapping(block, moved, layout.size().min(new_size));
+                self.dealloc(block, layout);
             }
         }
+        moved
     }
+}
+
+/// The canonical ABI's allocator, with which the host lowers arguments and results into the
+/// guest: the system allocator's blocks, so that wasi-libc may `free` what its imports return
+/// (see the module documentation). It replaces wit-bindgen's, which is weak and would use the
+/// global allocator.
+///
+/// # Safety
+/// Called by the host as the canonical ABI specifies: `old` is null with `old_len` 0, or a
+/// block this function returned with that length and alignment.
+#[cfg(all(
+    feature = "allocator",
+    target_arch = "wasm32",
+    not(target_feature = "atomics")
+))]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cabi_realloc(
+    old: *mut u8,
+    old_len: usize,
+    align: usize,
+    new_len: usize,
+) -> *mut u8 {
+    let block = if old_len == 0 {
+        if new_len == 0 {
+            return align as *mut u8;
+        }
+        // SAFETY: the canonical ABI passes a power-of-two alignment and a non-zero size.
+        unsafe { System.alloc(Layout::from_size_align_unchecked(new_len, align)) }
+    } else {
+        // SAFETY: `old` is this function's block of `old_len` bytes (the caller's contract).
+        unsafe {
+            System.realloc(
+                old,
+                Layout::from_size_align_unchecked(old_len, align),
+                new_len,
+            )
+        }
+    };
+    if block.is_null() {
+        // The host has nowhere to put the value: the call cannot go on.
+        std::process::abort();
+    }
+    block
 }
 
 #[cfg(test)]
@@ -294,7 +300,7 @@ mod tests {
 
     #[test]
     fn blocks_are_distinct_aligned_and_reused_by_their_class() {
-        let alloc = HookAllocator::new();
+        let alloc = Box::new(HookAllocator::new());
         // SAFETY: every block is used within its layout and freed once, with that layout.
         unsafe {
             let a = alloc.alloc(layout(24, 8));
@@ -319,7 +325,7 @@ mod tests {
 
     #[test]
     fn realloc_keeps_the_contents_across_classes_and_the_system_allocator() {
-        let alloc = HookAllocator::new();
+        let alloc = Box::new(HookAllocator::new());
         // SAFETY: every block is used within its layout and freed once, with that layout.
         unsafe {
             let mut block = alloc.alloc(layout(10, 1));
@@ -328,7 +334,7 @@ mod tests {
                 block.add(i).write(i as u8);
             }
             // Within a class the block stays where it is; past it, it moves; past 1 KiB it
-            // moves to the system allocator, and back.
+            // moves to the system allocator, and stays there.
             let first = block;
             block = alloc.realloc(block, layout(size, 1), 16);
             assert_eq!(block, first);
@@ -345,43 +351,51 @@ mod tests {
                     );
                 }
             }
+            assert!(
+                !(*alloc.arena.get()).owns(block),
+                "grown past 1 KiB: dlmalloc's"
+            );
             alloc.dealloc(block, layout(size, 1));
         }
     }
 
     #[test]
-    fn many_blocks_span_chunks_without_overlapping() {
-        let alloc = HookAllocator::new();
+    fn blocks_of_the_system_allocator_go_back_to_it() {
+        let alloc = Box::new(HookAllocator::new());
+        // SAFETY: every block is used within its layout and freed once, with that layout.
+        unsafe {
+            // A small block another allocator made (as `cabi_realloc` does for the host) is
+            // freed and grown by the system allocator, never put on a free list.
+            let foreign = System.alloc(layout(40, 8));
+            foreign.write_bytes(7, 40);
+            let grown = alloc.realloc(foreign, layout(40, 8), 48);
+            assert!(!(*alloc.arena.get()).owns(grown));
+            assert_eq!(grown.add(39).read(), 7);
+            alloc.dealloc(grown, layout(48, 8));
+            assert!((*alloc.arena.get()).free.iter().all(|head| head.is_null()));
+        }
+    }
+
+    #[test]
+    fn a_used_up_region_hands_small_blocks_to_the_system_allocator() {
+        let alloc = Box::new(HookAllocator::new());
         let mut blocks = Vec::new();
         // SAFETY: every block is used within its layout and freed once, with that layout.
         unsafe {
-            // More than one chunk of every class, written through, then checked.
-            for round in 0..3 {
-                for class in 0..CLASSES {
-                    let size = class_size(class);
-                    for _ in 0..(2 * CHUNK / size).max(2) {
-                        let block = alloc.alloc(layout(size, 16));
-                        assert!(!block.is_null());
-                        block.write_bytes((blocks.len() % 251) as u8, size);
-                        blocks.push((block, size));
-                    }
-                }
-                // Free every other block, so the next round reuses them.
-                if round < 2 {
-                    let mut kept = Vec::new();
-                    for (i, (block, size)) in blocks.drain(..).enumerate() {
-                        if i % 2 == 0 {
-                            alloc.dealloc(block, layout(size, 16));
-                        } else {
-                            kept.push((block, size));
-                        }
-                    }
-                    blocks = kept;
-                    for (i, (block, size)) in blocks.iter().enumerate() {
-                        block.write_bytes((i % 251) as u8, *size);
-                    }
+            // Twice the region of every class, written through, then checked: no two blocks
+            // overlap, and those past the region are dlmalloc's.
+            for class in 0..CLASSES {
+                let size = class_size(class);
+                for _ in 0..(2 * REGION / size / CLASSES).max(2) {
+                    let block = alloc.alloc(layout(size, 16));
+                    assert!(!block.is_null());
+                    block.write_bytes((blocks.len() % 251) as u8, size);
+                    blocks.push((block, size));
                 }
             }
+            let arena = &*alloc.arena.get();
+            assert!(blocks.iter().any(|(block, _)| arena.owns(*block)));
+            assert!(blocks.iter().any(|(block, _)| !arena.owns(*block)));
             for (i, (block, size)) in blocks.iter().enumerate() {
                 let expected = (i % 251) as u8;
                 let bytes = std::slice::from_raw_parts(*block, *size);
@@ -390,6 +404,13 @@ mod tests {
                     "block {i} was overwritten"
                 );
             }
+            // Freed, the region's blocks are reused; the others went back to dlmalloc.
+            for (block, size) in blocks.drain(..) {
+                alloc.dealloc(block, layout(size, 16));
+            }
+            let again = alloc.alloc(layout(16, 16));
+            assert!((*alloc.arena.get()).owns(again));
+            alloc.dealloc(again, layout(16, 16));
         }
     }
 }

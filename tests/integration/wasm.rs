@@ -336,6 +336,45 @@ async fn memory_is_capped() {
     assert_eq!(answer(&runner).await, "allocated 8 MiB");
 }
 
+/// A hooks.toml entry for the alloc-guard fixture (a hook-sdk guest) in `mode`.
+fn alloc_guard(mode: &str, settings: &str, config: &str) -> String {
+    format!(
+        "[[hooks]]\nevent = \"PreToolUse\"\nname = \"allocator\"\nwasm = '{}'\n{settings}\n[hooks.config]\nmode = \"{mode}\"\n{config}\n",
+        crate::support::build_fixture("alloc-guard").display()
+    )
+}
+
+/// hook-sdk's allocator, in the guest it is built for (its unit tests run natively): thousands
+/// of allocations, frees and reallocations of every size class, beyond them and overaligned,
+/// each block checked for its contents; call after call on the same pool slots.
+#[tokio::test]
+async fn the_sdk_allocator_keeps_every_block_intact() {
+    let project = Project::new();
+    let runner = project.runner(&alloc_guard("churn", "max_memory_mb = 16", "ops = 20000"));
+    for _ in 0..3 {
+        let answer = answer(&runner).await;
+        assert!(answer.starts_with("churn ok: "), "{answer}");
+    }
+}
+
+/// Freed blocks are reused: 200,000 allocations (95 MiB in all) fit in a 2 MiB memory. And a
+/// guest that keeps allocating small blocks fails at its memory limit, named as such.
+#[tokio::test]
+async fn the_sdk_allocator_reuses_freed_blocks_and_stops_at_the_memory_limit() {
+    let project = Project::new();
+    let runner = project.runner(&alloc_guard("reuse", "max_memory_mb = 2", ""));
+    for _ in 0..3 {
+        assert_eq!(answer(&runner).await, "reuse ok: 95 MiB allocated in all");
+    }
+    let runner = project.runner(&alloc_guard("small-forever", "max_memory_mb = 4", ""));
+    for _ in 0..2 {
+        assert_eq!(
+            failure_message(&runner).await,
+            "hook failed: allocator exceeded its memory limit of 4 MiB (tool blocked by default)"
+        );
+    }
+}
+
 #[tokio::test]
 async fn a_panic_is_a_named_trap_with_its_message_on_stderr() {
     let project = Project::new();
