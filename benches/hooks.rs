@@ -86,10 +86,7 @@ fn main() {
     let cache = scratch.path().join("cache");
     let wasm_runner = runner(
         scratch.path(),
-        &format!(
-            "[[hooks]]\nevent = \"PreToolUse\"\nmatch_tool = \"Bash\"\nwasm = '{}'\n",
-            guard_wasm.display()
-        ),
+        &bash_guard(&guard_wasm),
         CacheMode::Dir(cache.clone()),
     );
     let command_runner = runner(
@@ -115,10 +112,7 @@ fn main() {
     let trivial_wasm = build_fixture(workspace, "trivial-guard");
     let trivial_runner = runner(
         scratch.path(),
-        &format!(
-            "[[hooks]]\nevent = \"PreToolUse\"\nmatch_tool = \"Bash\"\nwasm = '{}'\n",
-            trivial_wasm.display()
-        ),
+        &bash_guard(&trivial_wasm),
         CacheMode::Dir(cache.clone()),
     );
     assert!(
@@ -258,6 +252,14 @@ fn options(cwd: &Path, cache: CacheMode) -> RunnerOptions {
     options
 }
 
+/// A hooks.toml entry: the component at `wasm` guards Bash calls.
+fn bash_guard(wasm: &Path) -> String {
+    format!(
+        "[[hooks]]\nevent = \"PreToolUse\"\nmatch_tool = \"Bash\"\nwasm = '{}'\n\n",
+        wasm.display()
+    )
+}
+
 fn runner(cwd: &Path, config: &str, cache: CacheMode) -> HookRunner {
     let config = hookhost::Config::parse(config, cwd.join("hooks.toml")).unwrap();
     HookRunner::new(config, options(cwd, cache)).unwrap_or_else(|e| panic!("{e}"))
@@ -273,10 +275,7 @@ fn twenty_hooks(dir: &Path, wasm: &Path) -> String {
         let distinct =
             hookhost::bundle::sections::with_custom(&bytes, "bench-copy", i.to_string().as_bytes());
         std::fs::write(&path, distinct).unwrap();
-        config.push_str(&format!(
-            "[[hooks]]\nevent = \"PreToolUse\"\nmatch_tool = \"Bash\"\nwasm = '{}'\n\n",
-            path.display()
-        ));
+        config.push_str(&bash_guard(&path));
     }
     config
 }

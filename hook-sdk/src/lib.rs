@@ -60,8 +60,8 @@ pub mod testing;
 mod time;
 mod tools;
 
-/// A hook's allocations: size classes with free lists, cut from chunks of the system
-/// allocator (see `alloc.rs`). A hook with its own `#[global_allocator]` turns off the
+/// A hook's allocations: size classes with free lists in a static region, the rest from the
+/// system allocator (see `alloc.rs`). A hook with its own `#[global_allocator]` turns off the
 /// `allocator` feature.
 #[cfg(all(
     feature = "allocator",

@@ -83,11 +83,12 @@ impl HandlePre {
         })
     }
 
-    /// A fresh instance's `handle`.
+    /// A fresh instance's `handle`, or the failure of a component whose `handle` has another
+    /// type (it loads: only a call can check the type).
     async fn instantiate<'a>(
         &self,
         store: &mut Store<CallState>,
-    ) -> wasmtime::Result<HandleFunc<'a>> {
+    ) -> wasmtime::Result<Result<HandleFunc<'a>, HookFailure>> {
         let instance = self
             .pre
             .instance_pre()
@@ -99,11 +100,22 @@ impl HandlePre {
         if self.checked.load(Ordering::Acquire) {
             // SAFETY: this export of this component was type-checked against `HandleFunc` on
             // an earlier call, and a component's types never change.
-            return Ok(unsafe { TypedFunc::new_unchecked(func) });
+            return Ok(Ok(unsafe { TypedFunc::new_unchecked(func) }));
         }
-        let typed = func.typed(&*store)?;
-        self.checked.store(true, Ordering::Release);
-        Ok(typed)
+        match func.typed(&*store) {
+            Ok(typed) => {
+                self.checked.store(true, Ordering::Release);
+                Ok(Ok(typed))
+            }
+            Err(error) => Ok(Err(HookFailure::Spawn {
+                reason: format!(
+                    "its `handle` export does not have the type {} gives it ({}): rebuild it \
+                     against wit/hookhost.wit",
+                    Interface::V0_2.package(),
+                    root_cause(&error)
+                ),
+            })),
+        }
     }
 }
 
@@ -297,10 +309,10 @@ impl WasmHook {
         let store_ref = &mut store;
         let call = async move {
             match pre {
-                Pre::V0_2(pre) => {
-                    let func = pre.instantiate(&mut *store_ref).await?;
-                    handle(func, store_ref, request).await
-                }
+                Pre::V0_2(pre) => match pre.instantiate(&mut *store_ref).await? {
+                    Ok(func) => handle(func, store_ref, request).await,
+                    Err(failure) => Ok(Err(failure)),
+                },
                 Pre::V0_1(pre) => {
                     let hook = pre.instantiate_async(&mut *store_ref).await?;
                     compat::invoke(hook.hookhost_hooks_handler(), store_ref, request).await

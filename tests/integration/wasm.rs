@@ -375,6 +375,22 @@ async fn the_sdk_allocator_reuses_freed_blocks_and_stops_at_the_memory_limit() {
     }
 }
 
+/// An event too large for the hook's memory: the SDK's `cabi_realloc` cannot place it, and the
+/// call fails at the memory limit, named as such, before any guest code runs.
+#[tokio::test]
+async fn an_event_larger_than_the_memory_limit_fails_at_the_limit() {
+    let project = Project::new();
+    let runner = project.runner(&alloc_guard("reuse", "max_memory_mb = 2", ""));
+    let outcome = guard(&runner, json!({"command": "x".repeat(3 << 20)})).await;
+    let Decision::Block(block) = outcome.decision else {
+        panic!("expected a failure, got {:?}", outcome.decision)
+    };
+    assert_eq!(
+        block.message(),
+        "hook failed: allocator exceeded its memory limit of 2 MiB (tool blocked by default)"
+    );
+}
+
 #[tokio::test]
 async fn a_panic_is_a_named_trap_with_its_message_on_stderr() {
     let project = Project::new();

@@ -409,3 +409,42 @@ fn a_disabled_cache_writes_nothing() {
         CacheOutcome::Uncached
     );
 }
+
+/// A `handle` export of the wrong type loads (the world's shape is there) but can never be
+/// called: every call fails closed, named, not only the first (its type is checked once and
+/// remembered only when it matches).
+#[tokio::test]
+async fn a_handle_of_the_wrong_type_fails_every_call_closed() {
+    let project = Project::new();
+    std::fs::create_dir_all(project.path(".forgeflare")).unwrap();
+    let component = wat(r#"(component
+        (core module $m (func (export "handle")))
+        (core instance $i (instantiate $m))
+        (func $handle (canon lift (core func $i "handle")))
+        (instance $h (export "handle" (func $handle)))
+        (export "hookhost:hooks/handler@0.2.0" (instance $h)))"#);
+    std::fs::write(project.path(".forgeflare/hook.wasm"), component).unwrap();
+    let config = project
+        .config("[[hooks]]\nname = \"policy\"\nevent = \"PreToolUse\"\nwasm = \"hook.wasm\"\n");
+    let runner = HookRunner::load(&config, project.options()).unwrap();
+    let input = serde_json::json!({"command": "ls"});
+    for call in 0..2 {
+        let outcome = runner
+            .pre_tool_use(hookhost::ToolCall {
+                tool: "Bash",
+                input: &input,
+                tool_iterations: 1,
+            })
+            .await;
+        let hookhost::Decision::Block(block) = &outcome.decision else {
+            panic!("call {call}: expected a block, got {:?}", outcome.decision)
+        };
+        assert_eq!(
+            block.message(),
+            "hook failed: policy could not be started: its `handle` export does not have the \
+             type hookhost:hooks@0.2.0 gives it (expected 1-tuple, found 0-tuple): rebuild it \
+             against wit/hookhost.wit (tool blocked by default)",
+            "call {call}"
+        );
+    }
+}
