@@ -17,9 +17,12 @@
 //! back when its instance is reset, so small blocks packed into a few pages of the region cost
 //! less than blocks spread through dlmalloc's heap.
 //!
-//! Memory that the host lowers into the guest (`cabi_realloc`) comes from the system allocator
-//! too: wasi-libc frees what its own imports return (the preopened directories, the
-//! environment) with `free`, which must never see a block of the region.
+//! On `wasm32-wasip2`, memory that the host lowers into the guest (`cabi_realloc`) comes from
+//! the system allocator too: wasi-libc frees what its own imports return (the preopened
+//! directories, the environment) with `free`, which must never see a block of the region. A
+//! hook built without WASI (`wasm32-unknown-unknown`) has no wasi-libc: there wit-bindgen's
+//! `cabi_realloc` serves the host from this allocator, so the event's strings are small blocks
+//! too, and nothing grows the guest's memory on an ordinary call.
 //!
 //! The cost: a freed small block is reused only by its own class, so a call that first fills
 //! the region with blocks of one size and then, after freeing them, asks for another size gets
@@ -226,10 +229,10 @@ unsafe impl GlobalAlloc for HookAllocator {
     }
 }
 
-/// The canonical ABI's allocator, with which the host lowers arguments and results into the
-/// guest: the system allocator's blocks, so that wasi-libc may `free` what its imports return
-/// (see the module documentation). It replaces wit-bindgen's, which is weak and would use the
-/// global allocator.
+/// The canonical ABI's allocator on WASI, with which the host lowers arguments and results
+/// into the guest: the system allocator's blocks, so that wasi-libc may `free` what its imports
+/// return (see the module documentation). It replaces wit-bindgen's, which is weak and uses the
+/// global allocator, as a guest without WASI (and so without wasi-libc) still does.
 ///
 /// # Safety
 /// Called by the host as the canonical ABI specifies: `old` is null with `old_len` 0, or a
@@ -237,6 +240,7 @@ unsafe impl GlobalAlloc for HookAllocator {
 #[cfg(all(
     feature = "allocator",
     target_arch = "wasm32",
+    target_os = "wasi",
     not(target_feature = "atomics")
 ))]
 #[unsafe(no_mangle)]

@@ -164,6 +164,10 @@ pub mod __glue {
     pub type RawVerdict = types::Verdict;
 
     pub fn handle<H: Hook>(raw: RawEvent) -> RawVerdict {
+        // Without WASI there is no stderr for Rust's panic message: it goes to the host's log,
+        // which lands where stderr would (the report's stderr, `[hook NAME] error: ...`).
+        #[cfg(not(target_os = "wasi"))]
+        std::panic::set_hook(Box::new(|info| crate::log::error(info.to_string())));
         let observed = raw.observed.map(|observed| Observed {
             decision: match observed.decision {
                 types::DecisionKind::Allow => "allow",

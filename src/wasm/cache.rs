@@ -101,25 +101,23 @@ impl CompileCache {
         }
     }
 
-    /// The component for `bytes`, from the cache or compiled (and then cached).
-    pub(crate) fn load(
+    /// The component of the file whose SHA-256 is `digest`: from the cache, or from `compile`
+    /// (and then cached).
+    pub(crate) fn load<E>(
         &self,
         engine: &Engine,
-        bytes: &[u8],
         digest: &[u8; 32],
-    ) -> wasmtime::Result<(Component, CacheOutcome)> {
+        compile: impl FnOnce() -> Result<Component, E>,
+    ) -> Result<(Component, CacheOutcome), E> {
         let Some(path) = self.entry_path(engine, digest) else {
-            return Ok((
-                Component::from_binary(engine, bytes)?,
-                CacheOutcome::Uncached,
-            ));
+            return Ok((compile()?, CacheOutcome::Uncached));
         };
         let existed = match deserialize_checked(engine, &path) {
             Ok(component) => return Ok((component, CacheOutcome::Hit)),
             Err(Unusable::Missing) => false,
             Err(Unusable::Damaged) => true,
         };
-        let component = Component::from_binary(engine, bytes)?;
+        let component = compile()?;
         let outcome = match component
             .serialize()
             .map(|artefact| write_entry(&path, &artefact))

@@ -6,14 +6,15 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use sha2::{Digest as _, Sha256};
-use wasmtime::component::{ComponentExportIndex, TypedFunc};
+use wasmtime::component::{Component, ComponentExportIndex, TypedFunc};
 use wasmtime::{Store, Trap, UpdateDeadline};
 
 use super::bindings::{HANDLER, Interface, PACKAGE, v0_1, v0_2};
 use super::cache::CacheOutcome;
 use super::compat;
+use super::core_module;
 use super::engine::WasmEngine;
-use super::inspect;
+use super::inspect::{self, Binary};
 use super::output::GuestOutput;
 use super::store::{CallState, HookShared, Sandbox};
 use crate::bundle::{self, TrustStore};
@@ -172,7 +173,7 @@ impl WasmHook {
             }
             None => {
                 let bytes = std::fs::read(&path).map_err(unreadable)?;
-                inspect::check_header(&bytes).map_err(describe)?;
+                let binary = inspect::check_header(&bytes).map_err(describe)?;
                 let sha256: [u8; 32] = Sha256::digest(&bytes).into();
                 // Provenance first: nothing unverified reaches the compiler or the compile cache.
                 if let Some(pin) = &spec.sha256 {
@@ -187,10 +188,20 @@ impl WasmHook {
                 };
                 let (component, cache) = engine
                     .cache
-                    .load(&engine.engine, &bytes, &sha256)
-                    .map_err(|error| {
-                        describe(format!("is not a valid component: {}", root_cause(&error)))
-                    })?;
+                    .load(&engine.engine, &sha256, || {
+                        let wrapped;
+                        let component = match binary {
+                            Binary::Component => &bytes[..],
+                            Binary::CoreModule => {
+                                wrapped = core_module::wrap(&bytes)?;
+                                &wrapped[..]
+                            }
+                        };
+                        Component::from_binary(&engine.engine, component).map_err(|error| {
+                            format!("is not a valid component: {}", root_cause(&error))
+                        })
+                    })
+                    .map_err(describe)?;
                 if let Ok(after) = std::fs::metadata(&path) {
                     engine.cache.remember_digest(&meta, &after, &sha256);
                 }

@@ -50,8 +50,18 @@ pub(crate) fn imports(engine: &Engine, component: &Component) -> Imports {
     Imports { all, denied }
 }
 
+/// What kind of WebAssembly binary a hook file is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Binary {
+    /// A component (component model, layer 1): what hookhost runs.
+    Component,
+    /// A core module: a hook built without WASI, wrapped into a component at load
+    /// (`core_module`).
+    CoreModule,
+}
+
 /// Checks the file's header before anything is compiled.
-pub(crate) fn check_header(bytes: &[u8]) -> Result<(), String> {
+pub(crate) fn check_header(bytes: &[u8]) -> Result<Binary, String> {
     if bytes.len() < 8 && bytes.starts_with(&b"\0asm"[..bytes.len().min(4)]) && !bytes.is_empty() {
         return Err(format!(
             "is truncated: {} bytes, shorter than a WebAssembly header",
@@ -59,13 +69,8 @@ pub(crate) fn check_header(bytes: &[u8]) -> Result<(), String> {
         ));
     }
     match bytes {
-        [0x00, b'a', b's', b'm', 0x0d, 0x00, 0x01, 0x00, ..] => Ok(()),
-        [0x00, b'a', b's', b'm', 0x01, 0x00, 0x00, 0x00, ..] => Err(
-            "is a core WebAssembly module, not a component: build the hook for the \
-             wasm32-wasip2 target (cargo build --target wasm32-wasip2), or wrap the module \
-             with `wasm-tools component new`"
-                .to_string(),
-        ),
+        [0x00, b'a', b's', b'm', 0x0d, 0x00, 0x01, 0x00, ..] => Ok(Binary::Component),
+        [0x00, b'a', b's', b'm', 0x01, 0x00, 0x00, 0x00, ..] => Ok(Binary::CoreModule),
         [0x00, b'a', b's', b'm', ..] => Err(
             "is a WebAssembly binary of an unsupported layer or version; hookhost runs \
              components (component model, layer 1)"

@@ -3,6 +3,7 @@
 //!
 //! ```text
 //! .wasm ──header check──▶ compile cache (sha256 + engine hash) ──▶ Component
+//!       (a core module without WASI is wrapped into a component first: `core_module`)
 //!       ──import/export check──▶ instantiate_pre (once, at load)
 //! call  ──▶ fresh Store (WASI ctx from grants, memory limiter, fuel, epoch deadline)
 //!       ──▶ instance from the pool ──▶ handler export ──▶ Verdict | HookFailure
@@ -14,6 +15,7 @@
 mod bindings;
 mod cache;
 mod compat;
+mod core_module;
 mod denied;
 mod engine;
 mod fs;

@@ -423,7 +423,7 @@ fn check_names_a_wasm_file_that_is_not_a_hook() {
         "{stderr}"
     );
     assert!(
-        stderr.contains("is a core WebAssembly module, not a component"),
+        stderr.contains("is a core WebAssembly module without a component world"),
         "{stderr}"
     );
 }

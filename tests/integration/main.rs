@@ -27,6 +27,8 @@ mod layers;
 mod lifecycle;
 #[cfg(feature = "cli")]
 mod lifecycle_examples;
+#[cfg(feature = "wasm")]
+mod no_wasi;
 #[cfg(all(feature = "cli", feature = "oci"))]
 mod oci;
 mod robustness;

@@ -8,7 +8,9 @@ use hookhost::{HookRunner, RunnerOptions};
 #[path = "../common/wasm_build.rs"]
 mod wasm_build;
 #[cfg(feature = "wasm")]
-use wasm_build::build_wasm;
+use wasm_build::build_wasm_for;
+#[cfg(feature = "wasm")]
+pub use wasm_build::{NO_WASI, WASIP2};
 
 pub struct Project {
     pub dir: tempfile::TempDir,
@@ -114,18 +116,33 @@ pub const EXAMPLES: [&str; 8] = [
 /// component's path.
 #[cfg(feature = "wasm")]
 pub fn build_fixture(name: &str) -> PathBuf {
-    static BUILT: std::sync::Mutex<Vec<(String, PathBuf)>> = std::sync::Mutex::new(Vec::new());
+    build_fixture_for(WASIP2, name)
+}
+
+/// [`build_fixture`] for `target`: for [`NO_WASI`], the path of a core module, which hookhost
+/// wraps into a component at load.
+#[cfg(feature = "wasm")]
+pub fn build_fixture_for(target: &str, name: &str) -> PathBuf {
+    type Built = Vec<(String, String, PathBuf)>;
+    static BUILT: std::sync::Mutex<Built> = std::sync::Mutex::new(Vec::new());
     let mut built = BUILT.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some((_, path)) = built.iter().find(|(n, _)| n == name) {
+    if let Some((.., path)) = built.iter().find(|(t, n, _)| t == target && n == name) {
         return path.clone();
     }
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let target_dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("../fixtures");
     let out_dir = if EXAMPLES.contains(&name) {
-        // All examples in one build: they share the SDK.
-        build_wasm(&root.join("Cargo.toml"), &EXAMPLES, &target_dir)
+        // All examples in one build: they share the SDK. Without WASI only the one asked for:
+        // few examples are built that way.
+        let packages = if target == WASIP2 {
+            &EXAMPLES[..]
+        } else {
+            &[name]
+        };
+        build_wasm_for(target, &root.join("Cargo.toml"), packages, &target_dir)
     } else {
-        build_wasm(
+        build_wasm_for(
+            target,
             &root.join("tests/fixtures").join(name).join("Cargo.toml"),
             &[],
             &target_dir,
@@ -138,8 +155,8 @@ pub fn build_fixture(name: &str) -> PathBuf {
     let mut options = RunnerOptions::new(env!("CARGO_TARGET_TMPDIR"));
     options.cache = test_cache();
     HookRunner::new(config, options)
-        .unwrap_or_else(|e| panic!("fixture {name} does not load: {e}"));
-    built.push((name.to_string(), path.clone()));
+        .unwrap_or_else(|e| panic!("fixture {name} ({target}) does not load: {e}"));
+    built.push((target.to_string(), name.to_string(), path.clone()));
     path
 }
 

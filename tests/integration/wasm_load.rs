@@ -31,9 +31,21 @@ fn refuses_what_is_not_a_hook_component_and_says_why() {
             "is not a WebAssembly file",
         ),
         (
-            "core module",
+            "core module without a world",
             wat("(module)"),
-            "is a core WebAssembly module, not a component: build the hook for the wasm32-wasip2 target",
+            "is a core WebAssembly module without a component world (the `component-type` section wit-bindgen writes), so hookhost cannot tell which interfaces it implements: build the hook with hook-sdk for wasm32-wasip2, or for wasm32-unknown-unknown",
+        ),
+        (
+            "WASI preview 1 module",
+            wat(
+                r#"(module (import "wasi_snapshot_preview1" "fd_write" (func (param i32 i32 i32 i32) (result i32))))"#,
+            ),
+            "is a core WebAssembly module built for WASI preview 1 (it imports `wasi_snapshot_preview1::fd_write`); hookhost runs WASI preview 2: build the hook for wasm32-wasip2",
+        ),
+        (
+            "core module with a damaged world",
+            wat(r#"(module (@custom "component-type" "not a world"))"#),
+            "is a core WebAssembly module that cannot be wrapped into a component: ",
         ),
         (
             "truncated header",

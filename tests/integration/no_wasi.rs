@@ -1,0 +1,240 @@
+//! Hooks built without WASI (`wasm32-unknown-unknown`): core modules that carry their world,
+//! wrapped into components at load. They decide as their WASI builds do, import nothing but
+//! hookhost's own interfaces, see nothing of the machine whatever their entry grants, and still
+//! report a panic's message.
+
+use hookhost::wasm::{CacheMode, CacheOutcome};
+use hookhost::{Decision, HookRunner, ToolCall};
+use serde_json::json;
+
+use crate::support::{NO_WASI, Project, WASIP2, build_fixture_for};
+
+async fn decide(runner: &HookRunner, command: &str) -> Result<(), String> {
+    let input = json!({ "command": command });
+    let outcome = runner
+        .pre_tool_use(ToolCall {
+            tool: "Bash",
+            input: &input,
+            tool_iterations: 1,
+        })
+        .await;
+    match outcome.decision {
+        Decision::Allow => Ok(()),
+        Decision::Block(block) => Err(block.message()),
+        other => panic!("expected allow or block, got {other:?}"),
+    }
+}
+
+fn destructive_guard(target: &str) -> String {
+    format!(
+        "[[hooks]]\nname = \"destructive-guard\"\nevent = \"PreToolUse\"\nmatch_tool = \"Bash\"\nwasm = '{}'\n[hooks.config]\ndeny = [\"terraform destroy\"]\n",
+        build_fixture_for(target, "destructive-guard").display()
+    )
+}
+
+fn alloc_guard(target: &str, mode: &str, settings: &str, config: &str) -> String {
+    format!(
+        "[[hooks]]\nevent = \"PreToolUse\"\nname = \"lean\"\nwasm = '{}'\n{settings}\n[hooks.config]\nmode = \"{mode}\"\n{config}\n",
+        build_fixture_for(target, "alloc-guard").display()
+    )
+}
+
+/// The block reason the alloc-guard fixture answers with.
+async fn answer(runner: &HookRunner) -> String {
+    match decide(runner, "ls").await {
+        Err(message) => message
+            .strip_prefix("blocked by lean: ")
+            .unwrap_or_else(|| panic!("expected an answer, got {message}"))
+            .to_string(),
+        Ok(()) => panic!("expected an answer, got allow"),
+    }
+}
+
+/// destructive-guard built without WASI is a core module; hookhost loads it as it is, and it
+/// decides every command exactly as the wasm32-wasip2 build does, its config included. It
+/// imports hookhost's interfaces and nothing else.
+#[tokio::test]
+async fn a_guard_built_without_wasi_decides_as_its_wasi_build_and_imports_nothing_else() {
+    let project = Project::new();
+    let module = build_fixture_for(NO_WASI, "destructive-guard");
+    assert_eq!(
+        &std::fs::read(&module).unwrap()[..8],
+        b"\0asm\x01\0\0\0",
+        "the build is a core module, not a component"
+    );
+    let lean = project.runner(&destructive_guard(NO_WASI));
+    let wasi = project.runner(&destructive_guard(WASIP2));
+    for command in [
+        "rm -rf /",
+        "sudo /bin/rm -rf \"$HOME\"",
+        "bash -c 'rm -rf /'",
+        "git push --force origin main",
+        "kubectl delete namespace prod",
+        "psql -c 'DROP TABLE users;'",
+        "Terraform  Destroy -auto-approve",
+        "cargo test",
+        "rm -rf target",
+        "git reset --hard HEAD~1",
+    ] {
+        assert_eq!(
+            decide(&lean, command).await,
+            decide(&wasi, command).await,
+            "{command}"
+        );
+    }
+    assert_eq!(
+        decide(&lean, "rm -rf -- /").await,
+        Err("blocked by destructive-guard: recursive delete of / (rm -r)".to_string())
+    );
+    assert_eq!(decide(&lean, "cargo test").await, Ok(()));
+
+    let hooks = lean.wasm_hooks();
+    let info = &hooks[0].1;
+    assert_eq!(info.interface, "hookhost:hooks@0.2.0");
+    assert_eq!(
+        info.imports.all,
+        ["hookhost:hooks/host@0.2.0", "hookhost:hooks/types@0.2.0"]
+    );
+    let hooks = wasi.wasm_hooks();
+    assert!(
+        hooks[0]
+            .1
+            .imports
+            .all
+            .iter()
+            .any(|i| i.starts_with("wasi:")),
+        "the WASI build imports WASI: {:?}",
+        hooks[0].1.imports.all
+    );
+}
+
+/// The module is wrapped and compiled once; the next load takes the compiled component from the
+/// cache by the module's digest.
+#[tokio::test]
+async fn a_core_module_is_compiled_once_then_read_from_the_cache() {
+    let project = Project::new();
+    let cache = tempfile::tempdir().unwrap();
+    let config = project.config(&destructive_guard(NO_WASI));
+    let load = || {
+        let mut options = project.options();
+        options.cache = CacheMode::Dir(cache.path().to_path_buf());
+        HookRunner::load(&config, options).unwrap()
+    };
+    let first = load();
+    assert_eq!(first.wasm_hooks()[0].1.cache, CacheOutcome::Compiled);
+    let second = load();
+    assert_eq!(second.wasm_hooks()[0].1.cache, CacheOutcome::Hit);
+    assert_eq!(
+        decide(&second, "rm -rf /").await,
+        Err("blocked by destructive-guard: recursive delete of / (rm -r)".to_string())
+    );
+}
+
+/// Without WASI there is no stderr, yet a panic's message still reaches the report's stderr
+/// (and the agent's, as `[hook lean] error: panicked at ...`): hook-sdk sends it through the
+/// host's log. The failure is the same named trap.
+#[tokio::test]
+async fn a_panic_without_wasi_reports_its_message() {
+    let project = Project::new();
+    let runner = project.runner(&alloc_guard(NO_WASI, "panic", "", ""));
+    let input = json!({ "command": "ls" });
+    let outcome = runner
+        .pre_tool_use(ToolCall {
+            tool: "Bash",
+            input: &input,
+            tool_iterations: 1,
+        })
+        .await;
+    let Decision::Block(block) = &outcome.decision else {
+        panic!("expected a failure, got {:?}", outcome.decision)
+    };
+    assert_eq!(
+        block.message(),
+        "hook failed: lean trapped: wasm `unreachable` instruction executed (tool blocked by default)"
+    );
+    let stderr = &outcome.reports[0].stderr;
+    assert!(
+        stderr.starts_with("error: panicked at src/lib.rs:")
+            && stderr.contains("alloc-guard panicked on purpose"),
+        "{stderr:?}"
+    );
+}
+
+/// A hook without WASI has no way to the machine: granting it a directory or a variable gives
+/// it nothing, where the same grant works for its WASI build.
+#[tokio::test]
+async fn a_hook_without_wasi_sees_nothing_whatever_its_grants() {
+    let project = Project::new();
+    std::fs::write(project.path("notes.txt"), "granted").unwrap();
+    let path = project.path("notes.txt").display().to_string();
+    let read = |target| {
+        project.runner(&alloc_guard(
+            target,
+            "read",
+            "read = [\".\"]",
+            &format!("path = '{path}'"),
+        ))
+    };
+    assert_eq!(answer(&read(WASIP2)).await, "read: granted");
+    let refused = answer(&read(NO_WASI)).await;
+    assert!(
+        refused.starts_with(&format!("cannot read {path}: ")),
+        "{refused}"
+    );
+
+    let path_var = std::env::var("PATH").unwrap();
+    let env = |target| {
+        project.runner(&alloc_guard(
+            target,
+            "env",
+            "env = [\"PATH\"]",
+            "name = \"PATH\"",
+        ))
+    };
+    assert_eq!(answer(&env(WASIP2)).await, format!("PATH={path_var}"));
+    assert_eq!(
+        answer(&env(NO_WASI)).await,
+        "PATH: environment variable not found"
+    );
+}
+
+/// hook-sdk's allocator without wasi-libc: the host's `cabi_realloc` is served from the size
+/// classes too. Every block stays intact, freed blocks are reused, and the memory limit holds.
+#[tokio::test]
+async fn the_sdk_allocator_without_wasi_keeps_blocks_intact_and_stops_at_the_limit() {
+    let project = Project::new();
+    let runner = project.runner(&alloc_guard(
+        NO_WASI,
+        "churn",
+        "max_memory_mb = 16",
+        "ops = 20000",
+    ));
+    for _ in 0..3 {
+        let answer = answer(&runner).await;
+        assert!(answer.starts_with("churn ok: "), "{answer}");
+    }
+    let runner = project.runner(&alloc_guard(NO_WASI, "reuse", "max_memory_mb = 2", ""));
+    for _ in 0..2 {
+        assert_eq!(answer(&runner).await, "reuse ok: 95 MiB allocated in all");
+    }
+    let runner = project.runner(&alloc_guard(
+        NO_WASI,
+        "small-forever",
+        "max_memory_mb = 4",
+        "",
+    ));
+    assert_eq!(
+        decide(&runner, "ls").await,
+        Err(
+            "hook failed: lean exceeded its memory limit of 4 MiB (tool blocked by default)".into()
+        )
+    );
+    // An event larger than the memory: the host cannot lower it.
+    let runner = project.runner(&alloc_guard(NO_WASI, "reuse", "max_memory_mb = 2", ""));
+    assert_eq!(
+        decide(&runner, &"x".repeat(3 << 20)).await,
+        Err(
+            "hook failed: lean exceeded its memory limit of 2 MiB (tool blocked by default)".into()
+        )
+    );
+}
