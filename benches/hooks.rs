@@ -8,6 +8,8 @@
 //! 1. `no_hooks`: PreToolUse on a runner without a configuration (the zero-overhead claim);
 //! 2. `native`: the destructive-guard policy called as a Rust function in-process (the floor);
 //! 3. `wasm`: the destructive-guard component through `HookRunner`, a fresh instance per call;
+//!    `wasm_no_wasi`: the same hook built without WASI (`wasm32-unknown-unknown`, a core module
+//!    hookhost wraps at load), which imports nothing but hookhost's own interfaces;
 //! 4. `command`: the same policy as a `bash -c` hook that reads stdin and matches with grep;
 //! 5. `load_cold` / `load_warm`: loading a config of 20 distinct wasm hooks with an empty
 //!    compile cache, and again with a warm one;
@@ -34,7 +36,7 @@ use criterion::{BenchmarkId, Criterion, Throughput};
 use hookhost::wasm::CacheMode;
 use hookhost::{HookRunner, RunnerOptions, ToolCall};
 use serde_json::json;
-use wasm_build::build_wasm;
+use wasm_build::{NO_WASI, WASIP2, build_wasm, build_wasm_for};
 
 /// The same policy as destructive-guard's `rm -rf /` rule, written as people write hooks.
 const COMMAND_GUARD: &str = r#"input=$(cat); if echo "$input" | grep -Eq '"command": *"[^"]*rm +-(rf|fr) +/'; then echo '{"action":"block","reason":"recursive delete of /"}'; else echo '{"action":"allow"}'; fi"#;
@@ -43,7 +45,8 @@ fn main() {
     let started = std::time::SystemTime::now();
     let workspace = Path::new(env!("CARGO_MANIFEST_DIR"));
     let scratch = tempfile::tempdir().expect("a scratch directory");
-    let guard_wasm = build_destructive_guard(workspace);
+    let guard_wasm = build_destructive_guard(workspace, WASIP2);
+    let guard_lean = build_destructive_guard(workspace, NO_WASI);
     let input = json!({"command": "cargo test --release -- --nocapture"});
     let call = ToolCall {
         tool: "Bash",
@@ -89,6 +92,11 @@ fn main() {
         &bash_guard(&guard_wasm),
         CacheMode::Dir(cache.clone()),
     );
+    let lean_runner = runner(
+        scratch.path(),
+        &bash_guard(&guard_lean),
+        CacheMode::Dir(cache.clone()),
+    );
     let command_runner = runner(
         scratch.path(),
         &format!(
@@ -96,7 +104,11 @@ fn main() {
         ),
         CacheMode::Disabled,
     );
-    for (runner, expected) in [(&wasm_runner, true), (&command_runner, true)] {
+    for (runner, expected) in [
+        (&wasm_runner, true),
+        (&lean_runner, true),
+        (&command_runner, true),
+    ] {
         assert_eq!(
             runtime.block_on(runner.pre_tool_use(call)).is_allowed(),
             expected,
@@ -105,6 +117,9 @@ fn main() {
     }
     criterion.bench_function("wasm", |b| {
         b.iter(|| runtime.block_on(wasm_runner.pre_tool_use(call)))
+    });
+    criterion.bench_function("wasm_no_wasi", |b| {
+        b.iter(|| runtime.block_on(lean_runner.pre_tool_use(call)))
     });
 
     // 7. The trivial guard through the runner, and the bare-wasmtime floor of the same
@@ -301,12 +316,14 @@ fn build_fixture(workspace: &Path, name: &str) -> PathBuf {
         .join(format!("{}.wasm", name.replace('-', "_")))
 }
 
-fn build_destructive_guard(workspace: &Path) -> PathBuf {
-    let target = workspace.join("target/fixtures");
-    build_wasm(
+/// destructive-guard built for `target`: a component for wasm32-wasip2, a core module without
+/// WASI.
+fn build_destructive_guard(workspace: &Path, target: &str) -> PathBuf {
+    build_wasm_for(
+        target,
         &workspace.join("Cargo.toml"),
         &["destructive-guard"],
-        &target,
+        &workspace.join("target/fixtures"),
     )
     .join("destructive_guard.wasm")
 }
@@ -458,6 +475,7 @@ mod report {
             ("no hooks configured (PreToolUse)", "no_hooks"),
             ("native closure (destructive-guard policy)", "native"),
             ("wasm hook through HookRunner", "wasm"),
+            ("the same built without WASI", "wasm_no_wasi"),
             ("bash -c command hook (grep)", "slow/command"),
             ("bare-wasmtime floor (trivial guard)", "floor"),
             (
@@ -495,11 +513,25 @@ mod report {
         let ratio = |a: &str, b: &str| Some(medians.get(a)? / medians.get(b)?);
         let verdict = |met: bool| if met { "met" } else { "MISSED" };
         println!();
-        let targets: [Target; 5] = [
+        let targets: [Target; 7] = [
             ("command / wasm", "slow/command", "wasm", ">= 300x", |r| {
                 r >= 300.0
             }),
             ("wasm / native", "wasm", "native", "<= 10x", |r| r <= 10.0),
+            (
+                "command / wasm without WASI",
+                "slow/command",
+                "wasm_no_wasi",
+                ">= 300x",
+                |r| r >= 300.0,
+            ),
+            (
+                "wasm without WASI / native",
+                "wasm_no_wasi",
+                "native",
+                "<= 10x",
+                |r| r <= 10.0,
+            ),
             ("trivial guard / floor", "trivial", "floor", "<= 2x", |r| {
                 r <= 2.0
             }),

@@ -132,6 +132,35 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
             );
         }
     }
+    // A grant a hook cannot use is a misunderstanding worth saying out loud: a hook built
+    // without WASI has no way to files or variables, whatever its entry grants.
+    for (spec, info) in &wasm {
+        let HookSource::Wasm(source) = &spec.source else {
+            continue;
+        };
+        let g = &source.grants;
+        let granted: Vec<&str> = [
+            ("read", !g.read.is_empty()),
+            ("write", !g.write.is_empty()),
+            ("env", !g.env_inherit.is_empty() || !g.env_set.is_empty()),
+        ]
+        .into_iter()
+        .filter_map(|(name, set)| set.then_some(name))
+        .collect();
+        if !granted.is_empty() && !info.imports.all.iter().any(|i| i.starts_with("wasi:")) {
+            let position = hooks
+                .iter()
+                .position(|h| std::ptr::eq(*h, *spec))
+                .unwrap_or(0)
+                + 1;
+            warnings.push(format!(
+                "#{position} {} imports no WASI, so its `{}` grants give it nothing: build it \
+                 for wasm32-wasip2 to use them, or remove them",
+                safe(&spec.name),
+                granted.join("`, `"),
+            ));
+        }
+    }
     for warning in &warnings {
         println!("warning: {warning}");
     }

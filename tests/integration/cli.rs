@@ -778,3 +778,30 @@ fn forwarded_hook_output_cannot_repaint_the_terminal_or_forge_lines() {
         "{stderr}"
     );
 }
+
+/// `hookhost check` on a guard built without WASI: it loads from the core module, imports only
+/// hookhost's interfaces, and a grant it cannot use is a warning, not a silent no-op.
+#[test]
+fn check_warns_about_grants_a_hook_without_wasi_cannot_use() {
+    let project = Project::new();
+    let module = crate::support::build_fixture_for(crate::support::NO_WASI, "destructive-guard");
+    project.config(&format!(
+        "[[hooks]]\nname = \"lean\"\nevent = \"PreToolUse\"\nwasm = '{}'\nread = [\".\"]\nenv = [\"CI\"]\n",
+        module.display()
+    ));
+    let out = hookhost(&project, &["check"]);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}{}", text(&out.stderr));
+    assert!(
+        stdout.contains("imports of #1 lean: hookhost:hooks@0.2.0 {host, types}\n"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains(
+            "warning: #1 lean imports no WASI, so its `read`, `env` grants give it nothing: \
+             build it for wasm32-wasip2 to use them, or remove them"
+        ),
+        "{stdout}"
+    );
+    assert!(stdout.contains("all valid, 1 warning"), "{stdout}");
+}

@@ -196,7 +196,8 @@ pub(super) fn not_a_component(head: &[u8]) -> Option<String> {
         [0x00, b'a', b's', b'm', 0x0d, 0x00, 0x01, 0x00] => None,
         [0x00, b'a', b's', b'm', 0x01, 0x00, 0x00, 0x00] => Some(
             "its wasm layer is a core WebAssembly module, not a component (build hooks for \
-             wasm32-wasip2)"
+             wasm32-wasip2, or wrap a hook built without WASI with `wasm-tools component new` \
+             before signing and pushing it)"
                 .to_string(),
         ),
         _ => Some("its wasm layer is not a WebAssembly component".to_string()),
