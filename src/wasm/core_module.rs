@@ -55,14 +55,20 @@ pub(crate) fn wrap(module: &[u8]) -> Result<Vec<u8>, String> {
                 .to_string(),
         );
     }
-    wit_component::ComponentEncoder::default()
-        .validate(true)
-        .module(module)
-        .and_then(|mut encoder| encoder.encode())
-        .map_err(|error| {
-            format!(
-                "is a core WebAssembly module that cannot be wrapped into a component: \
-                 {error:#}; rebuild it with hook-sdk against wit/hookhost.wit"
-            )
-        })
+    let cannot = |why: String| {
+        format!(
+            "is a core WebAssembly module that cannot be wrapped into a component: {why}; \
+             rebuild it with hook-sdk against wit/hookhost.wit"
+        )
+    };
+    // The module is untrusted input: whatever it holds, the agent gets a load error, never a
+    // panic that takes it down.
+    let encoded = std::panic::catch_unwind(|| {
+        wit_component::ComponentEncoder::default()
+            .validate(true)
+            .module(module)
+            .and_then(|mut encoder| encoder.encode())
+    })
+    .map_err(|_| cannot("the encoder failed on it".to_string()))?;
+    encoded.map_err(|error| cannot(format!("{error:#}")))
 }

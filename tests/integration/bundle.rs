@@ -435,3 +435,54 @@ fn trust_table_problems_are_located() {
         assert!(error.contains(expected), "{text}: {error}");
     }
 }
+
+/// A hook built without WASI is signed and verified as a component is: the signature and
+/// metadata sections sit in the core module, are checked on its bytes, and the module is then
+/// wrapped. A byte changed after signing is still refused.
+#[tokio::test]
+async fn a_signed_hook_built_without_wasi_is_verified_then_wrapped() {
+    use crate::support::{NO_WASI, build_fixture_for};
+    let project = Project::new();
+    let author = keypair();
+    let module = std::fs::read(build_fixture_for(NO_WASI, "destructive-guard")).unwrap();
+    let signed = bundle::sign(
+        &bundle::with_metadata(&module, &metadata()).unwrap(),
+        &author.sk,
+        "test",
+    )
+    .unwrap();
+    assert_eq!(&signed[..8], b"\0asm\x01\0\0\0", "still a core module");
+    std::fs::create_dir_all(project.path(".forgeflare")).unwrap();
+    std::fs::write(project.path(".forgeflare/policy.wasm"), &signed).unwrap();
+    let config = trust_config(&[("author", &author, false)], true, "")
+        .replace("event = \"Stop\"", "event = \"PreToolUse\"");
+    let runner = load(&project, &config).unwrap();
+    assert_eq!(runner.wasm_hooks()[0].1.signers, ["author"]);
+    let input = serde_json::json!({"command": "rm -rf /"});
+    let outcome = runner
+        .pre_tool_use(hookhost::ToolCall {
+            tool: "Bash",
+            input: &input,
+            tool_iterations: 1,
+        })
+        .await;
+    match &outcome.decision {
+        hookhost::Decision::Block(block) => {
+            assert_eq!(
+                block.message(),
+                "blocked by policy: recursive delete of / (rm -r)"
+            )
+        }
+        other => panic!("expected a block, got {other:?}"),
+    }
+
+    let mut tampered = signed.clone();
+    let at = tampered.len() / 3;
+    tampered[at] ^= 0x01;
+    std::fs::write(project.path(".forgeflare/policy.wasm"), &tampered).unwrap();
+    let Err(refused) = load(&project, &config) else {
+        panic!("a changed byte is refused")
+    };
+    assert!(refused.contains("policy.wasm"), "{refused}");
+    assert!(refused.contains("signature"), "{refused}");
+}
