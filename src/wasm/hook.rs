@@ -67,7 +67,53 @@ struct HandlePre {
 }
 
 /// `handle` of `hookhost:hooks/handler@0.2.0`, typed.
-type HandleFunc<'a> = TypedFunc<(&'a v0_2::types::Event,), (v0_2::types::Verdict,)>;
+type HandleFunc<'a> = TypedFunc<(&'a EventRef<'a>,), (v0_2::types::Verdict,)>;
+
+/// The WIT `event` record as the host lowers it: borrowed from the request, so that a call
+/// copies each string once, into the guest, instead of first into an owned `Event`. Field for
+/// field the bindings' `types::Event` (the type check of `handle` compares them).
+#[derive(wasmtime::component::ComponentType, wasmtime::component::Lower)]
+#[component(record)]
+struct EventRef<'a> {
+    #[component(name = "name")]
+    name: &'a str,
+    #[component(name = "phase")]
+    phase: v0_2::types::Phase,
+    #[component(name = "session-id")]
+    session_id: Option<&'a str>,
+    #[component(name = "cwd")]
+    cwd: &'a str,
+    #[component(name = "tool")]
+    tool: Option<ToolCallRef<'a>>,
+    #[component(name = "payload")]
+    payload: &'a str,
+    #[component(name = "observed")]
+    observed: Option<ObservedRef<'a>>,
+}
+
+/// The WIT `tool-call` record, borrowed (see [`EventRef`]).
+#[derive(wasmtime::component::ComponentType, wasmtime::component::Lower)]
+#[component(record)]
+struct ToolCallRef<'a> {
+    #[component(name = "tool")]
+    tool: &'a str,
+    #[component(name = "input")]
+    input: &'a str,
+    #[component(name = "tool-iterations")]
+    tool_iterations: u64,
+}
+
+/// The WIT `observed` record, borrowed (see [`EventRef`]).
+#[derive(wasmtime::component::ComponentType, wasmtime::component::Lower)]
+#[component(record)]
+struct ObservedRef<'a> {
+    #[component(name = "decision")]
+    decision: v0_2::types::DecisionKind,
+    #[component(name = "by")]
+    by: Option<&'a str>,
+    #[component(name = "reason")]
+    reason: Option<&'a str>,
+}
 
 impl HandlePre {
     fn new(pre: v0_2::HookPre<CallState>) -> Result<HandlePre, String> {
@@ -355,22 +401,22 @@ async fn handle(
 ) -> wasmtime::Result<Result<Verdict, HookFailure>> {
     use v0_2::types;
     let view = &request.view;
-    let event = types::Event {
-        name: view.event.name().to_string(),
+    let event = EventRef {
+        name: view.event.name(),
         phase: match view.phase {
             Phase::Guard => types::Phase::Guard,
             Phase::Observe => types::Phase::Observe,
         },
-        session_id: view.event.session_id().map(str::to_string),
-        cwd: view.cwd.to_string(),
-        tool: view.call.map(|call| types::ToolCall {
-            tool: call.tool.to_string(),
-            input: request.input_json().to_string(),
+        session_id: view.event.session_id(),
+        cwd: view.cwd,
+        tool: view.call.map(|call| ToolCallRef {
+            tool: call.tool,
+            input: request.input_json(),
             tool_iterations: call.tool_iterations as u64,
         }),
-        payload: request.payload_json().to_string(),
+        payload: request.payload_json(),
         observed: view.observed.map(|decision| {
-            let (kind, by, reason) = match decision {
+            let (decision, by, reason) = match decision {
                 Decision::Allow => (types::DecisionKind::Allow, None, None),
                 Decision::Approve(n) => (types::DecisionKind::Approve, Some(&n.by), None),
                 Decision::Warn(n) => (types::DecisionKind::Warn, Some(&n.by), Some(&n.reason)),
@@ -381,10 +427,10 @@ async fn handle(
                     Some(&b.reason),
                 ),
             };
-            types::Observed {
-                decision: kind,
-                by: by.cloned(),
-                reason: reason.cloned(),
+            ObservedRef {
+                decision,
+                by: by.map(String::as_str),
+                reason: reason.map(String::as_str),
             }
         }),
     };
