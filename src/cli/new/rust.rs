@@ -45,7 +45,17 @@ pub(super) fn scaffold(name: &str, sdk_path: Option<&Path>) -> Result<Scaffold> 
                 super::readme(
                     name,
                     "hook-sdk (Rust)",
-                    "rustup target add wasm32-wasip2        # once\ncargo test\ncargo build --release --target wasm32-wasip2",
+                    &format!(
+                        "rustup target add wasm32-wasip2        # once\ncargo test\n\
+                         cargo build --release --target wasm32-wasip2\n\
+                         # The guard reads no files, environment or clock, so it also builds \
+                         without WASI, which is\n\
+                         # cheaper per call and can reach nothing of the machine (point `wasm` \
+                         in hooks.toml at\n\
+                         # target/wasm32-unknown-unknown/release/{crate_ident}.wasm):\n\
+                         #   rustup target add wasm32-unknown-unknown\n\
+                         #   cargo build --release --target wasm32-unknown-unknown"
+                    ),
                     &format!("target/wasm32-wasip2/release/{crate_ident}.wasm"),
                     100,
                 ),
