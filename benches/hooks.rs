@@ -20,7 +20,9 @@
 //!    through `HookRunner`: what hookhost adds to a wasm call (`floor_default_pool`: the same
 //!    floor on wasmtime's default pool, for reference);
 //! 8. deadline precision: how long a guest that spins forever runs with `timeout_ms = 50`
-//!    (the promise: within 10 % + 5 ms), printed with the summary.
+//!    (the promise: within 10 % + 5 ms), printed with the summary;
+//! 9. the two destructive-guard builds (WASI, without) alternated round by round, so that
+//!    their ratio does not depend on how the machine drifted between criterion's two cases.
 
 use std::future::Future;
 use std::path::{Path, PathBuf};
@@ -201,8 +203,44 @@ fn main() {
     group.finish();
 
     criterion.final_summary();
+    let pair = side_by_side(&runtime, [&wasm_runner, &lean_runner], call);
     report::print(workspace, started);
     deadline_precision(workspace, scratch.path(), &runtime);
+    println!(
+        "  {:<44} {:.2} / {:.2} µs per call ({:.2}x; median of {ROUNDS} alternated rounds of {ROUND_CALLS} calls)",
+        "destructive-guard, WASI / without, alternated",
+        pair[0].as_secs_f64() * 1e6,
+        pair[1].as_secs_f64() * 1e6,
+        pair[1].as_secs_f64() / pair[0].as_secs_f64(),
+    );
+}
+
+/// Rounds and calls per round of [`side_by_side`].
+const ROUNDS: usize = 15;
+const ROUND_CALLS: u32 = 2000;
+
+/// The per-call median over [`ROUNDS`] rounds in which each runner makes [`ROUND_CALLS`]
+/// calls in turn: two cases that criterion measures a minute apart can drift apart with the
+/// machine; alternated, they see the same machine.
+fn side_by_side(
+    runtime: &tokio::runtime::Runtime,
+    runners: [&HookRunner; 2],
+    call: ToolCall<'_>,
+) -> [Duration; 2] {
+    let mut rounds: [Vec<Duration>; 2] = [Vec::new(), Vec::new()];
+    for _ in 0..ROUNDS {
+        for (runner, times) in runners.iter().zip(rounds.iter_mut()) {
+            let started = Instant::now();
+            for _ in 0..ROUND_CALLS {
+                std::hint::black_box(runtime.block_on(runner.pre_tool_use(call)));
+            }
+            times.push(started.elapsed() / ROUND_CALLS);
+        }
+    }
+    rounds.map(|mut times| {
+        times.sort();
+        times[times.len() / 2]
+    })
 }
 
 /// Concurrent tasks of the throughput case, and calls per task.
