@@ -458,14 +458,8 @@ async fn a_signed_hook_built_without_wasi_is_verified_then_wrapped() {
         .replace("event = \"Stop\"", "event = \"PreToolUse\"");
     let runner = load(&project, &config).unwrap();
     assert_eq!(runner.wasm_hooks()[0].1.signers, ["author"]);
-    let input = serde_json::json!({"command": "rm -rf /"});
-    let outcome = runner
-        .pre_tool_use(hookhost::ToolCall {
-            tool: "Bash",
-            input: &input,
-            tool_iterations: 1,
-        })
-        .await;
+    let outcome =
+        crate::support::pre_bash(&runner, &serde_json::json!({"command": "rm -rf /"})).await;
     match &outcome.decision {
         hookhost::Decision::Block(block) => {
             assert_eq!(

@@ -4,21 +4,16 @@
 //! report a panic's message.
 
 use hookhost::wasm::{CacheMode, CacheOutcome};
-use hookhost::{Decision, HookRunner, ToolCall};
+use hookhost::{Decision, HookRunner};
 use serde_json::json;
 
-use crate::support::{NO_WASI, Project, WASIP2, build_fixture_for};
+use crate::support::{NO_WASI, Project, WASIP2, build_fixture_for, pre_bash};
 
 async fn decide(runner: &HookRunner, command: &str) -> Result<(), String> {
-    let input = json!({ "command": command });
-    let outcome = runner
-        .pre_tool_use(ToolCall {
-            tool: "Bash",
-            input: &input,
-            tool_iterations: 1,
-        })
-        .await;
-    match outcome.decision {
+    match pre_bash(runner, &json!({ "command": command }))
+        .await
+        .decision
+    {
         Decision::Allow => Ok(()),
         Decision::Block(block) => Err(block.message()),
         other => panic!("expected allow or block, got {other:?}"),
@@ -137,14 +132,7 @@ async fn a_core_module_is_compiled_once_then_read_from_the_cache() {
 async fn a_panic_without_wasi_reports_its_message() {
     let project = Project::new();
     let runner = project.runner(&alloc_guard(NO_WASI, "panic", "", ""));
-    let input = json!({ "command": "ls" });
-    let outcome = runner
-        .pre_tool_use(ToolCall {
-            tool: "Bash",
-            input: &input,
-            tool_iterations: 1,
-        })
-        .await;
+    let outcome = pre_bash(&runner, &json!({ "command": "ls" })).await;
     let Decision::Block(block) = &outcome.decision else {
         panic!("expected a failure, got {:?}", outcome.decision)
     };

@@ -160,6 +160,18 @@ pub fn build_fixture_for(target: &str, name: &str) -> PathBuf {
     path
 }
 
+/// PreToolUse of a `Bash` call with `input`, at iteration 1.
+#[cfg(feature = "wasm")]
+pub async fn pre_bash(runner: &HookRunner, input: &serde_json::Value) -> hookhost::Outcome {
+    runner
+        .pre_tool_use(hookhost::ToolCall {
+            tool: "Bash",
+            input,
+            tool_iterations: 1,
+        })
+        .await
+}
+
 /// An example hook's component, for hooks.toml.
 #[cfg(feature = "wasm")]
 pub fn example(name: &str) -> String {

@@ -441,13 +441,7 @@ async fn a_handle_of_the_wrong_type_fails_every_call_closed() {
     let runner = HookRunner::load(&config, project.options()).unwrap();
     let input = serde_json::json!({"command": "ls"});
     for call in 0..2 {
-        let outcome = runner
-            .pre_tool_use(hookhost::ToolCall {
-                tool: "Bash",
-                input: &input,
-                tool_iterations: 1,
-            })
-            .await;
+        let outcome = crate::support::pre_bash(&runner, &input).await;
         let hookhost::Decision::Block(block) = &outcome.decision else {
             panic!("call {call}: expected a block, got {:?}", outcome.decision)
         };
