@@ -131,33 +131,15 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
                 grouped(&info.imports.denied)
             );
         }
-    }
-    // A grant a hook cannot use is a misunderstanding worth saying out loud: a hook built
-    // without WASI has no way to files or variables, whatever its entry grants.
-    for (spec, info) in &wasm {
-        let HookSource::Wasm(source) = &spec.source else {
-            continue;
-        };
-        let g = &source.grants;
-        let granted: Vec<&str> = [
-            ("read", !g.read.is_empty()),
-            ("write", !g.write.is_empty()),
-            ("env", !g.env_inherit.is_empty() || !g.env_set.is_empty()),
-        ]
-        .into_iter()
-        .filter_map(|(name, set)| set.then_some(name))
-        .collect();
-        if !granted.is_empty() && !info.imports.all.iter().any(|i| i.starts_with("wasi:")) {
-            let position = hooks
-                .iter()
-                .position(|h| std::ptr::eq(*h, *spec))
-                .unwrap_or(0)
-                + 1;
+        // A grant a hook cannot use is a misunderstanding worth saying out loud: a hook built
+        // without WASI has no way to files or variables, whatever its entry grants.
+        let unusable = unusable_grants(&spec.source, &info.imports.all);
+        if !unusable.is_empty() {
             warnings.push(format!(
                 "#{position} {} imports no WASI, so its `{}` grants give it nothing: build it \
                  for wasm32-wasip2 to use them, or remove them",
                 safe(&spec.name),
-                granted.join("`, `"),
+                unusable.join("`, `"),
             ));
         }
     }
@@ -234,6 +216,26 @@ fn kind(source: &HookSource) -> String {
 }
 
 /// What a hook can reach, in a few words.
+/// The grants (`read`, `write`, `env`) of a wasm hook that imports no WASI, which therefore
+/// cannot use them; empty when it imports WASI or has none.
+fn unusable_grants(source: &HookSource, imports: &[String]) -> Vec<&'static str> {
+    let HookSource::Wasm(wasm) = source else {
+        return Vec::new();
+    };
+    if imports.iter().any(|import| import.starts_with("wasi:")) {
+        return Vec::new();
+    }
+    let g = &wasm.grants;
+    [
+        ("read", !g.read.is_empty()),
+        ("write", !g.write.is_empty()),
+        ("env", !g.env_inherit.is_empty() || !g.env_set.is_empty()),
+    ]
+    .into_iter()
+    .filter_map(|(name, set)| set.then_some(name))
+    .collect()
+}
+
 fn access(source: &HookSource) -> Vec<String> {
     let mut grants = Vec::new();
     match source {

@@ -1,13 +1,13 @@
 //! Hooks built without WASI (`wasm32-unknown-unknown`): core modules that carry their world,
 //! wrapped into components at load. They decide as their WASI builds do, import nothing but
 //! hookhost's own interfaces, see nothing of the machine whatever their entry grants, and still
-//! report a panic's message.
+//! report a panic's message. (The SDK allocator's tests run both builds: `wasm.rs`.)
 
 use hookhost::wasm::{CacheMode, CacheOutcome};
 use hookhost::{Decision, HookRunner};
 use serde_json::json;
 
-use crate::support::{NO_WASI, Project, WASIP2, build_fixture_for, pre_bash};
+use crate::support::{NO_WASI, Project, WASIP2, alloc_guard, build_fixture_for, pre_bash};
 
 async fn decide(runner: &HookRunner, command: &str) -> Result<(), String> {
     match pre_bash(runner, &json!({ "command": command }))
@@ -27,18 +27,11 @@ fn destructive_guard(target: &str) -> String {
     )
 }
 
-fn alloc_guard(target: &str, mode: &str, settings: &str, config: &str) -> String {
-    format!(
-        "[[hooks]]\nevent = \"PreToolUse\"\nname = \"lean\"\nwasm = '{}'\n{settings}\n[hooks.config]\nmode = \"{mode}\"\n{config}\n",
-        build_fixture_for(target, "alloc-guard").display()
-    )
-}
-
 /// The block reason the alloc-guard fixture answers with.
 async fn answer(runner: &HookRunner) -> String {
     match decide(runner, "ls").await {
         Err(message) => message
-            .strip_prefix("blocked by lean: ")
+            .strip_prefix("blocked by allocator: ")
             .unwrap_or_else(|| panic!("expected an answer, got {message}"))
             .to_string(),
         Ok(()) => panic!("expected an answer, got allow"),
@@ -126,7 +119,7 @@ async fn a_core_module_is_compiled_once_then_read_from_the_cache() {
 }
 
 /// Without WASI there is no stderr, yet a panic's message still reaches the report's stderr
-/// (and the agent's, as `[hook lean] error: panicked at ...`): hook-sdk sends it through the
+/// (and the agent's, as `[hook allocator] error: panicked at ...`): hook-sdk sends it through the
 /// host's log. The failure is the same named trap.
 #[tokio::test]
 async fn a_panic_without_wasi_reports_its_message() {
@@ -138,7 +131,7 @@ async fn a_panic_without_wasi_reports_its_message() {
     };
     assert_eq!(
         block.message(),
-        "hook failed: lean trapped: wasm `unreachable` instruction executed (tool blocked by default)"
+        "hook failed: allocator trapped: wasm `unreachable` instruction executed (tool blocked by default)"
     );
     let stderr = &outcome.reports[0].stderr;
     assert!(
@@ -183,46 +176,5 @@ async fn a_hook_without_wasi_sees_nothing_whatever_its_grants() {
     assert_eq!(
         answer(&env(NO_WASI)).await,
         "PATH: environment variable not found"
-    );
-}
-
-/// hook-sdk's allocator without wasi-libc: the host's `cabi_realloc` is served from the size
-/// classes too. Every block stays intact, freed blocks are reused, and the memory limit holds.
-#[tokio::test]
-async fn the_sdk_allocator_without_wasi_keeps_blocks_intact_and_stops_at_the_limit() {
-    let project = Project::new();
-    let runner = project.runner(&alloc_guard(
-        NO_WASI,
-        "churn",
-        "max_memory_mb = 16",
-        "ops = 20000",
-    ));
-    for _ in 0..3 {
-        let answer = answer(&runner).await;
-        assert!(answer.starts_with("churn ok: "), "{answer}");
-    }
-    let runner = project.runner(&alloc_guard(NO_WASI, "reuse", "max_memory_mb = 2", ""));
-    for _ in 0..2 {
-        assert_eq!(answer(&runner).await, "reuse ok: 95 MiB allocated in all");
-    }
-    let runner = project.runner(&alloc_guard(
-        NO_WASI,
-        "small-forever",
-        "max_memory_mb = 4",
-        "",
-    ));
-    assert_eq!(
-        decide(&runner, "ls").await,
-        Err(
-            "hook failed: lean exceeded its memory limit of 4 MiB (tool blocked by default)".into()
-        )
-    );
-    // An event larger than the memory: the host cannot lower it.
-    let runner = project.runner(&alloc_guard(NO_WASI, "reuse", "max_memory_mb = 2", ""));
-    assert_eq!(
-        decide(&runner, &"x".repeat(3 << 20)).await,
-        Err(
-            "hook failed: lean exceeded its memory limit of 2 MiB (tool blocked by default)".into()
-        )
     );
 }

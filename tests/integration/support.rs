@@ -172,6 +172,16 @@ pub async fn pre_bash(runner: &HookRunner, input: &serde_json::Value) -> hookhos
         .await
 }
 
+/// A hooks.toml entry for the alloc-guard fixture (a hook-sdk guest, named `allocator`) built
+/// for `target`, in `mode`.
+#[cfg(feature = "wasm")]
+pub fn alloc_guard(target: &str, mode: &str, settings: &str, config: &str) -> String {
+    format!(
+        "[[hooks]]\nevent = \"PreToolUse\"\nname = \"allocator\"\nwasm = '{}'\n{settings}\n[hooks.config]\nmode = \"{mode}\"\n{config}\n",
+        build_fixture_for(target, "alloc-guard").display()
+    )
+}
+
 /// An example hook's component, for hooks.toml.
 #[cfg(feature = "wasm")]
 pub fn example(name: &str) -> String {

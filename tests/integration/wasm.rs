@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 use hookhost::{Decision, HookFailure, HookRunner, StopReason, ToolCall, Verdict};
 use serde_json::json;
 
-use crate::support::{Project, probe_hook};
+use crate::support::{NO_WASI, Project, WASIP2, alloc_guard, probe_hook};
 
 async fn guard(runner: &HookRunner, input: serde_json::Value) -> hookhost::Outcome {
     runner
@@ -336,24 +336,24 @@ async fn memory_is_capped() {
     assert_eq!(answer(&runner).await, "allocated 8 MiB");
 }
 
-/// A hooks.toml entry for the alloc-guard fixture (a hook-sdk guest) in `mode`.
-fn alloc_guard(mode: &str, settings: &str, config: &str) -> String {
-    format!(
-        "[[hooks]]\nevent = \"PreToolUse\"\nname = \"allocator\"\nwasm = '{}'\n{settings}\n[hooks.config]\nmode = \"{mode}\"\n{config}\n",
-        crate::support::build_fixture("alloc-guard").display()
-    )
-}
-
 /// hook-sdk's allocator, in the guest it is built for (its unit tests run natively): thousands
 /// of allocations, frees and reallocations of every size class, beyond them and overaligned,
-/// each block checked for its contents; call after call on the same pool slots.
+/// each block checked for its contents; call after call on the same pool slots. Built with
+/// WASI and without (where the host's `cabi_realloc` is served from the size classes too).
 #[tokio::test]
 async fn the_sdk_allocator_keeps_every_block_intact() {
     let project = Project::new();
-    let runner = project.runner(&alloc_guard("churn", "max_memory_mb = 16", "ops = 20000"));
-    for _ in 0..3 {
-        let answer = answer(&runner).await;
-        assert!(answer.starts_with("churn ok: "), "{answer}");
+    for target in [WASIP2, NO_WASI] {
+        let runner = project.runner(&alloc_guard(
+            target,
+            "churn",
+            "max_memory_mb = 16",
+            "ops = 20000",
+        ));
+        for _ in 0..3 {
+            let answer = answer(&runner).await;
+            assert!(answer.starts_with("churn ok: "), "{target}: {answer}");
+        }
     }
 }
 
@@ -362,16 +362,23 @@ async fn the_sdk_allocator_keeps_every_block_intact() {
 #[tokio::test]
 async fn the_sdk_allocator_reuses_freed_blocks_and_stops_at_the_memory_limit() {
     let project = Project::new();
-    let runner = project.runner(&alloc_guard("reuse", "max_memory_mb = 2", ""));
-    for _ in 0..3 {
-        assert_eq!(answer(&runner).await, "reuse ok: 95 MiB allocated in all");
-    }
-    let runner = project.runner(&alloc_guard("small-forever", "max_memory_mb = 4", ""));
-    for _ in 0..2 {
-        assert_eq!(
-            failure_message(&runner).await,
-            "hook failed: allocator exceeded its memory limit of 4 MiB (tool blocked by default)"
-        );
+    for target in [WASIP2, NO_WASI] {
+        let runner = project.runner(&alloc_guard(target, "reuse", "max_memory_mb = 2", ""));
+        for _ in 0..3 {
+            assert_eq!(answer(&runner).await, "reuse ok: 95 MiB allocated in all");
+        }
+        let runner = project.runner(&alloc_guard(
+            target,
+            "small-forever",
+            "max_memory_mb = 4",
+            "",
+        ));
+        for _ in 0..2 {
+            assert_eq!(
+                failure_message(&runner).await,
+                "hook failed: allocator exceeded its memory limit of 4 MiB (tool blocked by default)"
+            );
+        }
     }
 }
 
@@ -380,15 +387,17 @@ async fn the_sdk_allocator_reuses_freed_blocks_and_stops_at_the_memory_limit() {
 #[tokio::test]
 async fn an_event_larger_than_the_memory_limit_fails_at_the_limit() {
     let project = Project::new();
-    let runner = project.runner(&alloc_guard("reuse", "max_memory_mb = 2", ""));
-    let outcome = guard(&runner, json!({"command": "x".repeat(3 << 20)})).await;
-    let Decision::Block(block) = outcome.decision else {
-        panic!("expected a failure, got {:?}", outcome.decision)
-    };
-    assert_eq!(
-        block.message(),
-        "hook failed: allocator exceeded its memory limit of 2 MiB (tool blocked by default)"
-    );
+    for target in [WASIP2, NO_WASI] {
+        let runner = project.runner(&alloc_guard(target, "reuse", "max_memory_mb = 2", ""));
+        let outcome = guard(&runner, json!({"command": "x".repeat(3 << 20)})).await;
+        let Decision::Block(block) = outcome.decision else {
+            panic!("{target}: expected a failure, got {:?}", outcome.decision)
+        };
+        assert_eq!(
+            block.message(),
+            "hook failed: allocator exceeded its memory limit of 2 MiB (tool blocked by default)"
+        );
+    }
 }
 
 #[tokio::test]
