@@ -131,6 +131,11 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
                 grouped(&info.imports.denied)
             );
         }
+        if info.inline {
+            println!(
+                "  runs on the calling thread: it imports nothing that can block or keep state"
+            );
+        }
         // A grant a hook cannot use is a misunderstanding worth saying out loud: a hook built
         // without WASI has no way to files or variables, whatever its entry grants.
         let unusable = unusable_grants(&spec.source, &info.imports.all);

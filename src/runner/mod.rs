@@ -55,6 +55,10 @@ pub struct WasmInfo {
     pub interface: String,
     /// What the component imports, and which of it is denied.
     pub imports: WasmImports,
+    /// Calls run on the calling thread rather than on a fiber: the component imports nothing
+    /// but hookhost's `types` and `host` (no WASI, no `state`). One still running after 2 ms
+    /// is started again on a fiber, which yields to the executor.
+    pub inline: bool,
 }
 
 /// A wasm hook's imports, for `hookhost check`.

@@ -65,7 +65,7 @@ impl WasmEngine {
             .epoch_interruption(true)
             .consume_fuel(fuel)
             .memory_init_cow(true)
-            .max_wasm_stack(512 << 10)
+            .max_wasm_stack(super::stack::MAX_WASM_STACK)
             .async_stack_size(2 << 20)
             // Virtual address space per memory slot: the largest memory a hook may be granted.
             .memory_reservation(u64::from(MAX_MEMORY_MB_LIMIT) << 20)

@@ -33,6 +33,8 @@ pub(crate) struct WasmHook {
     sandbox: Arc<Sandbox>,
     shared: Arc<HookShared>,
     fuel: Option<u64>,
+    /// Calls run on the calling thread first (see [`WasmHook::run_inline`]).
+    inline: bool,
     /// How the component was obtained at load.
     pub(crate) cache: CacheOutcome,
     /// The trusted keys whose signatures verified.
@@ -141,6 +143,23 @@ impl HandlePre {
             .instance_pre()
             .instantiate_async(&mut *store)
             .await?;
+        self.handle(store, instance)
+    }
+
+    /// [`HandlePre::instantiate`] on the calling thread.
+    fn instantiate_inline<'a>(
+        &self,
+        store: &mut Store<CallState>,
+    ) -> wasmtime::Result<Result<HandleFunc<'a>, HookFailure>> {
+        let instance = self.pre.instance_pre().instantiate(&mut *store)?;
+        self.handle(store, instance)
+    }
+
+    fn handle<'a>(
+        &self,
+        store: &mut Store<CallState>,
+        instance: wasmtime::component::Instance,
+    ) -> wasmtime::Result<Result<HandleFunc<'a>, HookFailure>> {
         let func = instance
             .get_func(&mut *store, self.handle)
             .ok_or_else(|| wasmtime::format_err!("the component exports no `handle`"))?;
@@ -274,9 +293,12 @@ impl WasmHook {
             ),
             Interface::V0_1 => Pre::V0_1(v0_1::HookPre::new(instance_pre).map_err(mismatch)?),
         };
+        let inline = matches!(pre, Pre::V0_2(_))
+            && inspect::runs_inline(&inspect::imports(&engine.engine, &component));
         Ok(WasmHook {
             engine: engine.clone(),
             pre,
+            inline,
             sandbox: Arc::new(sandbox(spec, cwd)?),
             shared: Arc::new(HookShared {
                 config_json: spec.config.to_string(),
@@ -298,6 +320,7 @@ impl WasmHook {
             pooling: self.engine.pooling,
             interface: self.pre.interface().package(),
             imports: self.imports(),
+            inline: self.inline,
         }
     }
 
@@ -334,10 +357,112 @@ impl WasmHook {
         request: &HookRequest<'_>,
         output: &GuestOutput,
     ) -> Result<Verdict, HookFailure> {
-        let timeout_ms = request.timeout.as_millis() as u64;
         let _slot = self.engine.begin_call().await;
         // The deadline starts once the call has an instance slot.
         let deadline = tokio::time::Instant::now() + request.timeout;
+        let std_deadline = deadline.into_std();
+        if let Pre::V0_2(pre) = &self.pre
+            && self.inline
+            && super::stack::has_room_for_guest()
+        {
+            match self.run_inline(pre, request, output, std_deadline) {
+                Some(result) => return result,
+                // Still running after its budget: started again on a fiber, as if the first
+                // attempt had not been (it could only compute and log).
+                None => output.clear(),
+            }
+        }
+
+        let mut store = self.store(output)?;
+        store.set_epoch_deadline(1);
+        store.epoch_deadline_callback(move |_| {
+            if std::time::Instant::now() >= std_deadline {
+                Ok(UpdateDeadline::Interrupt)
+            } else {
+                Ok(UpdateDeadline::Yield(1))
+            }
+        });
+        let pre = &self.pre;
+        let store_ref = &mut store;
+        let call = async move {
+            match pre {
+                Pre::V0_2(pre) => match pre.instantiate(&mut *store_ref).await? {
+                    Ok(func) => {
+                        let (verdict,) = func
+                            .call_async(&mut *store_ref, (&event_of(request),))
+                            .await?;
+                        Ok(verdict_of(verdict))
+                    }
+                    Err(failure) => Ok(Err(failure)),
+                },
+                Pre::V0_1(pre) => {
+                    let hook = pre.instantiate_async(&mut *store_ref).await?;
+                    compat::invoke(hook.hookhost_hooks_handler(), store_ref, request).await
+                }
+            }
+        };
+        // Epochs stop a guest that computes; this stops one blocked in a host call (a sleep),
+        // which no epoch check can reach.
+        let outcome = tokio::time::timeout_at(deadline + Duration::from_millis(5), call).await;
+        match outcome {
+            Err(_) => Err(HookFailure::TimedOut {
+                timeout_ms: timeout_ms(request),
+            }),
+            Ok(Ok(verdict)) => verdict,
+            Ok(Err(error)) => Err(self.classify(&error, &store, request)),
+        }
+    }
+
+    /// A call on the calling thread, for a hook that imports nothing that can block or keep
+    /// state ([`inspect::runs_inline`]): no fiber to set up, switch to and return, a fifth of
+    /// a destructive-guard call. Such a guest cannot yield to the executor, so it gets
+    /// [`INLINE_BUDGET`] of it: still running then (and before its deadline), it is
+    /// interrupted and `None` says to start it again on a fiber. It can have done nothing but
+    /// compute and log, so nothing of the attempt remains but the time it took.
+    fn run_inline(
+        &self,
+        pre: &HandlePre,
+        request: &HookRequest<'_>,
+        output: &GuestOutput,
+        deadline: std::time::Instant,
+    ) -> Option<Result<Verdict, HookFailure>> {
+        let mut store = match self.store(output) {
+            Ok(store) => store,
+            Err(failure) => return Some(Err(failure)),
+        };
+        let budget = (std::time::Instant::now() + INLINE_BUDGET).min(deadline);
+        store.set_epoch_deadline(1);
+        store.epoch_deadline_callback(move |_| {
+            if std::time::Instant::now() >= budget {
+                Ok(UpdateDeadline::Interrupt)
+            } else {
+                Ok(UpdateDeadline::Continue(1))
+            }
+        });
+        let result = pre
+            .instantiate_inline(&mut store)
+            .and_then(|func| match func {
+                Ok(func) => {
+                    let (verdict,) = func.call(&mut store, (&event_of(request),))?;
+                    Ok(verdict_of(verdict))
+                }
+                Err(failure) => Ok(Err(failure)),
+            });
+        match result {
+            Ok(verdict) => Some(verdict),
+            Err(error)
+                if matches!(error.downcast_ref::<Trap>(), Some(Trap::Interrupt))
+                    && std::time::Instant::now() < deadline =>
+            {
+                None
+            }
+            Err(error) => Some(Err(self.classify(&error, &store, request))),
+        }
+    }
+
+    /// A fresh store for one call: the sandbox's state, the memory limiter, the bounds on
+    /// host calls, and fuel where the hook sets it. The caller sets the epoch deadline.
+    fn store(&self, output: &GuestOutput) -> Result<Store<CallState>, HookFailure> {
         let state = CallState::new(&self.sandbox, self.shared.clone(), output.clone()).map_err(
             |error| HookFailure::Spawn {
                 reason: format!("cannot build the sandbox: {}", root_cause(&error)),
@@ -352,56 +477,39 @@ impl WasmHook {
                 .set_fuel(fuel)
                 .expect("fuel is enabled on this engine");
         }
-        let std_deadline = deadline.into_std();
-        store.set_epoch_deadline(1);
-        store.epoch_deadline_callback(move |_| {
-            if std::time::Instant::now() >= std_deadline {
-                Ok(UpdateDeadline::Interrupt)
-            } else {
-                Ok(UpdateDeadline::Yield(1))
-            }
-        });
+        Ok(store)
+    }
 
-        let pre = &self.pre;
-        let store_ref = &mut store;
-        let call = async move {
-            match pre {
-                Pre::V0_2(pre) => match pre.instantiate(&mut *store_ref).await? {
-                    Ok(func) => handle(func, store_ref, request).await,
-                    Err(failure) => Ok(Err(failure)),
-                },
-                Pre::V0_1(pre) => {
-                    let hook = pre.instantiate_async(&mut *store_ref).await?;
-                    compat::invoke(hook.hookhost_hooks_handler(), store_ref, request).await
-                }
-            }
-        };
-        // Epochs stop a guest that computes; this stops one blocked in a host call (a sleep),
-        // which no epoch check can reach.
-        let outcome = tokio::time::timeout_at(deadline + Duration::from_millis(5), call).await;
-        let limiter_denied = store.data().limiter.denied;
-        match outcome {
-            Err(_) => Err(HookFailure::TimedOut { timeout_ms }),
-            Ok(Ok(verdict)) => verdict,
-            Ok(Err(error)) => Err(classify(
-                &error,
-                limiter_denied,
-                timeout_ms,
-                self.sandbox.max_memory_bytes,
-            )),
-        }
+    /// A failed call, named the way a user reads it.
+    fn classify(
+        &self,
+        error: &wasmtime::Error,
+        store: &Store<CallState>,
+        request: &HookRequest<'_>,
+    ) -> HookFailure {
+        classify(
+            error,
+            store.data().limiter.denied,
+            timeout_ms(request),
+            self.sandbox.max_memory_bytes,
+        )
     }
 }
 
-/// Calls `handle` (0.2.0) with the event as this hook sees it, and maps its answer.
-async fn handle(
-    func: HandleFunc<'_>,
-    store: &mut Store<CallState>,
-    request: &HookRequest<'_>,
-) -> wasmtime::Result<Result<Verdict, HookFailure>> {
+/// How long a guest that runs on the calling thread may run before it is started again on a
+/// fiber ([`WasmHook::run_inline`]); checked at each epoch tick, so it may run one tick more.
+/// A guard without WASI takes tens of microseconds.
+const INLINE_BUDGET: Duration = Duration::from_millis(2);
+
+fn timeout_ms(request: &HookRequest<'_>) -> u64 {
+    request.timeout.as_millis() as u64
+}
+
+/// The event as this hook sees it, as `handle` (0.2.0) takes it.
+fn event_of<'a>(request: &'a HookRequest<'_>) -> EventRef<'a> {
     use v0_2::types;
     let view = &request.view;
-    let event = EventRef {
+    EventRef {
         name: view.event.name(),
         phase: match view.phase {
             Phase::Guard => types::Phase::Guard,
@@ -433,9 +541,7 @@ async fn handle(
                 reason: reason.map(String::as_str),
             }
         }),
-    };
-    let (verdict,) = func.call_async(&mut *store, (&event,)).await?;
-    Ok(verdict_of(verdict))
+    }
 }
 
 fn verdict_of(raw: v0_2::types::Verdict) -> Result<Verdict, HookFailure> {

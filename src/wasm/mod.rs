@@ -9,6 +9,11 @@
 //!       ──▶ instance from the pool ──▶ handler export ──▶ Verdict | HookFailure
 //! ```
 //!
+//! A call runs on a fiber that yields to the executor at every epoch tick. A hook that imports
+//! nothing but hookhost's `types` and `host` (nothing that can block or keep state) runs on the
+//! calling thread instead, a fifth cheaper; still running after `INLINE_BUDGET`, it is started
+//! again on a fiber (`hook`).
+//!
 //! Components built against `hookhost:hooks@0.2.0` get every event through `handle`; those
 //! built against 0.1.0 (forgeflare's three events) run side by side, translated in `compat`.
 
@@ -23,6 +28,7 @@ mod hook;
 mod inspect;
 mod limits;
 mod output;
+mod stack;
 mod store;
 
 pub(crate) use cache::CompileCache;

@@ -73,6 +73,11 @@ impl GuestOutput {
         }
     }
 
+    /// Forgets everything captured (an abandoned attempt's output).
+    pub(crate) fn clear(&self) {
+        *self.inner.lock().unwrap_or_else(|e| e.into_inner()) = Captured::default();
+    }
+
     /// Everything captured, and whether anything was cut.
     pub(crate) fn take(&self) -> (Vec<u8>, bool) {
         let mut captured = self.inner.lock().unwrap_or_else(|e| e.into_inner());

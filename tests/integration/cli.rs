@@ -780,7 +780,8 @@ fn forwarded_hook_output_cannot_repaint_the_terminal_or_forge_lines() {
 }
 
 /// `hookhost check` on a guard built without WASI: it loads from the core module, imports only
-/// hookhost's interfaces, and a grant it cannot use is a warning, not a silent no-op.
+/// hookhost's interfaces (so it runs on the calling thread), and a grant it cannot use is a
+/// warning, not a silent no-op.
 #[test]
 fn check_warns_about_grants_a_hook_without_wasi_cannot_use() {
     let project = Project::new();
@@ -793,7 +794,10 @@ fn check_warns_about_grants_a_hook_without_wasi_cannot_use() {
     let stdout = text(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{stdout}{}", text(&out.stderr));
     assert!(
-        stdout.contains("imports of #1 lean: hookhost:hooks@0.2.0 {host, types}\n"),
+        stdout.contains(
+            "imports of #1 lean: hookhost:hooks@0.2.0 {host, types}\n  runs on the calling \
+             thread: it imports nothing that can block or keep state\n"
+        ),
         "{stdout}"
     );
     assert!(

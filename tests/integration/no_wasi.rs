@@ -1,7 +1,12 @@
 //! Hooks built without WASI (`wasm32-unknown-unknown`): core modules that carry their world,
 //! wrapped into components at load. They decide as their WASI builds do, import nothing but
 //! hookhost's own interfaces, see nothing of the machine whatever their entry grants, and still
-//! report a panic's message. (The SDK allocator's tests run both builds: `wasm.rs`.)
+//! report a panic's message. They run on the calling thread, within a budget past which they
+//! are started again on a fiber. (The SDK allocator's tests run both builds: `wasm.rs`.)
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::time::Duration;
 
 use hookhost::wasm::{CacheMode, CacheOutcome};
 use hookhost::{Decision, HookRunner};
@@ -177,4 +182,114 @@ async fn a_hook_without_wasi_sees_nothing_whatever_its_grants() {
         answer(&env(NO_WASI)).await,
         "PATH: environment variable not found"
     );
+}
+
+/// A hook that imports nothing but hookhost's `types` and `host` runs on the calling thread;
+/// its WASI build (which may block in a WASI call) runs on a fiber. Both compute the same.
+#[tokio::test]
+async fn a_hook_without_wasi_runs_on_the_calling_thread_and_its_wasi_build_on_a_fiber() {
+    let project = Project::new();
+    let mut answers = Vec::new();
+    for (target, inline) in [(NO_WASI, true), (WASIP2, false)] {
+        let runner = project.runner(&alloc_guard(target, "compute", "", "ops = 1000"));
+        assert_eq!(runner.wasm_hooks()[0].1.inline, inline, "{target}");
+        answers.push(answer(&runner).await);
+    }
+    assert!(answers[0].starts_with("computed "), "{answers:?}");
+    assert_eq!(answers[0], answers[1]);
+}
+
+/// A guest still computing after its inline budget is started again on a fiber: it answers
+/// what it would have answered, and what the abandoned attempt logged is not reported twice.
+#[tokio::test]
+async fn a_guest_past_its_inline_budget_finishes_on_a_fiber_and_logs_once() {
+    let project = Project::new();
+    // Tens of milliseconds of work, far past the 2 ms budget.
+    let work = |target| alloc_guard(target, "compute", "timeout_ms = 60000", "ops = 50000000");
+    let inline = project.runner(&work(NO_WASI));
+    let fiber = project.runner(&work(WASIP2));
+    let outcome = pre_bash(&inline, &json!({ "command": "ls" })).await;
+    assert_eq!(outcome.reports[0].stderr, "info: computing\n");
+    assert_eq!(
+        outcome.decision,
+        pre_bash(&fiber, &json!({ "command": "ls" })).await.decision
+    );
+    let Decision::Block(block) = &outcome.decision else {
+        panic!("expected an answer, got {:?}", outcome.decision)
+    };
+    assert!(block.message().contains("computed "), "{}", block.message());
+}
+
+/// A guest without WASI that spins cannot hold the agent's executor: past its inline budget it
+/// goes on on a fiber, which yields at every epoch tick, until its deadline.
+#[test]
+fn a_spinning_guest_without_wasi_times_out_without_blocking_the_runtime() {
+    let project = Project::new();
+    let runner = project.runner(&alloc_guard(NO_WASI, "spin", "timeout_ms = 200", ""));
+    assert!(runner.wasm_hooks()[0].1.inline);
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        let ticks = Arc::new(AtomicU32::new(0));
+        let counter = ticks.clone();
+        let timer = tokio::spawn(async move {
+            loop {
+                tokio::time::sleep(Duration::from_millis(10)).await;
+                counter.fetch_add(1, Ordering::SeqCst);
+            }
+        });
+        let outcome = pre_bash(&runner, &json!({ "command": "ls" })).await;
+        timer.abort();
+        let Decision::Block(block) = &outcome.decision else {
+            panic!("expected a failure, got {:?}", outcome.decision)
+        };
+        assert_eq!(
+            block.message(),
+            "hook failed: allocator timed out after 200ms (tool blocked by default)"
+        );
+        assert_eq!(outcome.reports[0].stderr, "info: spinning\n");
+        let ticks = ticks.load(Ordering::SeqCst);
+        assert!(
+            ticks >= 5,
+            "the timer task ran only {ticks} times while the guest spun"
+        );
+    });
+}
+
+/// On the calling thread a guest's frames go on that thread's stack, and wasmtime trusts the
+/// thread to have room for its 512 KiB limit. A thread with too little left runs the guest on a
+/// fiber instead: a guest that recurses without end fails with the same stack overflow on a
+/// 384 KiB thread as on an 8 MiB one, and the agent goes on (run inline, it would overflow the
+/// thread's own stack and abort the process).
+#[test]
+fn a_thread_with_little_stack_runs_the_guest_on_a_fiber() {
+    let project = Project::new();
+    let runner = project.runner(&alloc_guard(NO_WASI, "recurse", "", ""));
+    let on_thread_of = |stack: usize| {
+        std::thread::scope(|scope| {
+            std::thread::Builder::new()
+                .stack_size(stack)
+                .spawn_scoped(scope, || {
+                    let runtime = tokio::runtime::Builder::new_current_thread()
+                        .enable_all()
+                        .build()
+                        .unwrap();
+                    match runtime
+                        .block_on(pre_bash(&runner, &json!({ "command": "ls" })))
+                        .decision
+                    {
+                        Decision::Block(block) => block.message(),
+                        other => panic!("expected a failure, got {other:?}"),
+                    }
+                })
+                .unwrap()
+                .join()
+                .unwrap()
+        })
+    };
+    let expected = "hook failed: allocator trapped: call stack exhausted (tool blocked by default)";
+    assert_eq!(on_thread_of(8 << 20), expected);
+    assert_eq!(on_thread_of(384 << 10), expected);
 }
