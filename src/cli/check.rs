@@ -132,9 +132,21 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
             );
         }
         if info.inline {
-            println!(
-                "  runs on the calling thread: it imports nothing that can block or keep state"
-            );
+            if info
+                .imports
+                .all
+                .iter()
+                .all(|i| hookhost::wasm::provided_inline(i))
+            {
+                println!(
+                    "  runs on the calling thread: it imports nothing that can block or keep state"
+                );
+            } else {
+                println!(
+                    "  starts on the calling thread; goes on on a fiber at its first call of WASI \
+                     or `state`"
+                );
+            }
         }
         // A grant a hook cannot use is a misunderstanding worth saying out loud: a hook built
         // without WASI has no way to files or variables, whatever its entry grants.

@@ -55,9 +55,11 @@ pub struct WasmInfo {
     pub interface: String,
     /// What the component imports, and which of it is denied.
     pub imports: WasmImports,
-    /// Calls run on the calling thread rather than on a fiber: the component imports nothing
-    /// but hookhost's `types` and `host` (no WASI, no `state`). One still running after 2 ms
-    /// is started again on a fiber, which yields to the executor.
+    /// Calls start on the calling thread rather than on a fiber, with nothing but hookhost's
+    /// `host` and `types` (see [`crate::wasm::provided_inline`]). A call that reaches for
+    /// anything else (WASI, `state`) or runs 2 ms is stopped and started again on a fiber,
+    /// which yields to the executor; from then on this is false and the hook's calls start
+    /// there.
     pub inline: bool,
 }
 

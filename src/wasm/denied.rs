@@ -49,15 +49,41 @@ pub(crate) fn linker_for<'a>(
         return Ok(std::borrow::Cow::Borrowed(shared));
     }
     let mut linker = shared.clone();
+    define_stubs::<DeniedResource, _>(&mut linker, engine, component, inspect::is_denied, fail)?;
+    Ok(std::borrow::Cow::Owned(linker))
+}
+
+/// Defines, in `linker`, every function of the imports of `component` that `pick` selects as
+/// `stub(function, interface)`, and every resource those imports introduce as the host type
+/// `R` (of which no instance ever exists: the functions that would create one are stubs).
+pub(crate) fn define_stubs<R: 'static, S>(
+    linker: &mut Linker<CallState>,
+    engine: &Engine,
+    component: &Component,
+    pick: impl Fn(&str) -> bool,
+    stub: impl Fn(String, &str) -> S,
+) -> wasmtime::Result<()>
+where
+    S: Fn(
+            wasmtime::StoreContextMut<'_, CallState>,
+            wasmtime::component::types::ComponentFunc,
+            &[wasmtime::component::Val],
+            &mut [wasmtime::component::Val],
+        ) -> wasmtime::Result<()>
+        + Send
+        + Sync
+        + 'static,
+{
+    let ty = component.component_type();
     // A resource an interface only `use`s (wasi:io's pollable in wasi:sockets/tcp) is the one
-    // an earlier import defined, and must stay that one; only resources a denied interface
-    // introduces get the denied type. Imports come in definition order.
+    // an earlier import defined, and must stay that one; only resources a picked interface
+    // introduces get the stub type. Imports come in definition order.
     let mut seen: Vec<ResourceType> = Vec::new();
     for (name, item) in ty.imports(engine) {
-        let denied = inspect::is_denied(name);
+        let picked = pick(name);
         match item.ty {
             ComponentItem::ComponentInstance(instance) => {
-                let mut defined = denied.then(|| linker.instance(name)).transpose()?;
+                let mut defined = picked.then(|| linker.instance(name)).transpose()?;
                 for (export, item) in instance.exports(engine) {
                     match (item.ty, defined.as_mut()) {
                         (ComponentItem::Resource(resource), defined) => {
@@ -66,27 +92,24 @@ pub(crate) fn linker_for<'a>(
                             }
                             seen.push(resource);
                             if let Some(defined) = defined {
-                                defined.resource(
-                                    export,
-                                    ResourceType::host::<DeniedResource>(),
-                                    |_, _| Ok(()),
-                                )?;
+                                defined
+                                    .resource(export, ResourceType::host::<R>(), |_, _| Ok(()))?;
                             }
                         }
                         (ComponentItem::ComponentFunc(_), Some(defined)) => {
-                            defined.func_new(export, fail(format!("{name}#{export}"), name))?;
+                            defined.func_new(export, stub(format!("{name}#{export}"), name))?;
                         }
                         _ => {}
                     }
                 }
             }
-            ComponentItem::ComponentFunc(_) if denied => {
-                linker.root().func_new(name, fail(name.to_string(), name))?;
+            ComponentItem::ComponentFunc(_) if picked => {
+                linker.root().func_new(name, stub(name.to_string(), name))?;
             }
             _ => {}
         }
     }
-    Ok(std::borrow::Cow::Owned(linker))
+    Ok(())
 }
 
 /// A host function that fails with [`DeniedCall`] for `function` of `interface`.
@@ -101,7 +124,8 @@ fn fail(
 ) -> wasmtime::Result<()>
 + Send
 + Sync
-+ 'static {
++ 'static
++ use<> {
     let why = if interface.starts_with("wasi:sockets/") || interface.starts_with("wasi:http/") {
         "hooks have no network access"
     } else {

@@ -14,6 +14,7 @@ use super::cache::CacheOutcome;
 use super::compat;
 use super::core_module;
 use super::engine::WasmEngine;
+use super::inline;
 use super::inspect::{self, Binary};
 use super::output::GuestOutput;
 use super::store::{CallState, HookShared, Sandbox};
@@ -33,8 +34,9 @@ pub(crate) struct WasmHook {
     sandbox: Arc<Sandbox>,
     shared: Arc<HookShared>,
     fuel: Option<u64>,
-    /// Calls run on the calling thread first (see [`WasmHook::run_inline`]).
-    inline: bool,
+    /// Calls start on the calling thread (see [`WasmHook::run_inline`]); false once one could
+    /// not finish there.
+    inline: AtomicBool,
     /// How the component was obtained at load.
     pub(crate) cache: CacheOutcome,
     /// The trusted keys whose signatures verified.
@@ -66,6 +68,8 @@ struct HandlePre {
     handle: ComponentExportIndex,
     /// Whether `handle`'s type was checked against the bindings' (on the first call).
     checked: AtomicBool,
+    /// The component linked for the calling thread ([`super::inline`]), where it could be.
+    inline: Option<wasmtime::component::InstancePre<CallState>>,
 }
 
 /// `handle` of `hookhost:hooks/handler@0.2.0`, typed.
@@ -118,8 +122,19 @@ struct ObservedRef<'a> {
 }
 
 impl HandlePre {
-    fn new(pre: v0_2::HookPre<CallState>) -> Result<HandlePre, String> {
+    fn new(pre: v0_2::HookPre<CallState>, engine: &WasmEngine) -> Result<HandlePre, String> {
         let component = pre.instance_pre().component();
+        let imports = inspect::imports(&engine.engine, component);
+        // Linked with nothing but what the calling thread provides: the component as it is,
+        // else a linker whose every other import stops the attempt. A component that cannot
+        // be linked so (none known) runs on fibers only.
+        let inline = if imports.all.iter().all(|import| inline::provides(import)) {
+            Some(pre.instance_pre().clone())
+        } else {
+            inline::linker(&engine.engine, component)
+                .and_then(|linker| linker.instantiate_pre(component))
+                .ok()
+        };
         let handler = format!("{PACKAGE}/{HANDLER}@{}", Interface::V0_2.version());
         let handle = component
             .get_export_index(None, &handler)
@@ -129,6 +144,7 @@ impl HandlePre {
             pre,
             handle,
             checked: AtomicBool::new(false),
+            inline,
         })
     }
 
@@ -146,12 +162,13 @@ impl HandlePre {
         self.handle(store, instance)
     }
 
-    /// [`HandlePre::instantiate`] on the calling thread.
+    /// [`HandlePre::instantiate`] on the calling thread, linked with only what it provides.
     fn instantiate_inline<'a>(
         &self,
+        pre: &wasmtime::component::InstancePre<CallState>,
         store: &mut Store<CallState>,
     ) -> wasmtime::Result<Result<HandleFunc<'a>, HookFailure>> {
-        let instance = self.pre.instance_pre().instantiate(&mut *store)?;
+        let instance = pre.instantiate(&mut *store)?;
         self.handle(store, instance)
     }
 
@@ -288,13 +305,12 @@ impl WasmHook {
         };
         let pre = match interface {
             Interface::V0_2 => Pre::V0_2(
-                HandlePre::new(v0_2::HookPre::new(instance_pre).map_err(mismatch)?)
+                HandlePre::new(v0_2::HookPre::new(instance_pre).map_err(mismatch)?, engine)
                     .map_err(describe)?,
             ),
             Interface::V0_1 => Pre::V0_1(v0_1::HookPre::new(instance_pre).map_err(mismatch)?),
         };
-        let inline = matches!(pre, Pre::V0_2(_))
-            && inspect::runs_inline(&inspect::imports(&engine.engine, &component));
+        let inline = AtomicBool::new(matches!(&pre, Pre::V0_2(pre) if pre.inline.is_some()));
         Ok(WasmHook {
             engine: engine.clone(),
             pre,
@@ -320,7 +336,7 @@ impl WasmHook {
             pooling: self.engine.pooling,
             interface: self.pre.interface().package(),
             imports: self.imports(),
-            inline: self.inline,
+            inline: self.inline.load(Ordering::Relaxed),
         }
     }
 
@@ -362,14 +378,18 @@ impl WasmHook {
         let deadline = tokio::time::Instant::now() + request.timeout;
         let std_deadline = deadline.into_std();
         if let Pre::V0_2(pre) = &self.pre
-            && self.inline
+            && let Some(inline) = &pre.inline
+            && self.inline.load(Ordering::Relaxed)
             && super::stack::has_room_for_guest()
         {
-            match self.run_inline(pre, request, output, std_deadline) {
+            match self.run_inline(pre, inline, request, output, std_deadline) {
                 Some(result) => return result,
-                // Still running after its budget: started again on a fiber, as if the first
-                // attempt had not been (it could only compute and log).
-                None => output.clear(),
+                // Started again on a fiber, as if the attempt had not been (it could only
+                // compute and log); this hook's calls start there from now on.
+                None => {
+                    output.clear();
+                    self.inline.store(false, Ordering::Relaxed);
+                }
             }
         }
 
@@ -413,15 +433,16 @@ impl WasmHook {
         }
     }
 
-    /// A call on the calling thread, for a hook that imports nothing that can block or keep
-    /// state ([`inspect::runs_inline`]): no fiber to set up, switch to and return, a fifth of
-    /// a destructive-guard call. Such a guest cannot yield to the executor, so it gets
-    /// [`INLINE_BUDGET`] of it: still running then (and before its deadline), it is
-    /// interrupted and `None` says to start it again on a fiber. It can have done nothing but
-    /// compute and log, so nothing of the attempt remains but the time it took.
+    /// A call on the calling thread: no fiber to set up, switch to and return, a seventh of a
+    /// destructive-guard call. The guest gets only hookhost's `host` and `types`
+    /// ([`super::inline`]), and, since it cannot yield to the executor, [`INLINE_BUDGET`].
+    /// `None`: it called anything else, or was still running then (and before its deadline);
+    /// it was stopped, having done nothing but compute and log, and the call starts again on a
+    /// fiber.
     fn run_inline(
         &self,
         pre: &HandlePre,
+        inline: &wasmtime::component::InstancePre<CallState>,
         request: &HookRequest<'_>,
         output: &GuestOutput,
         deadline: std::time::Instant,
@@ -440,7 +461,7 @@ impl WasmHook {
             }
         });
         let result = pre
-            .instantiate_inline(&mut store)
+            .instantiate_inline(inline, &mut store)
             .and_then(|func| match func {
                 Ok(func) => {
                     let (verdict,) = func.call(&mut store, (&event_of(request),))?;
@@ -450,6 +471,7 @@ impl WasmHook {
             });
         match result {
             Ok(verdict) => Some(verdict),
+            Err(error) if error.is::<super::inline::NeedsFiber>() => None,
             Err(error)
                 if matches!(error.downcast_ref::<Trap>(), Some(Trap::Interrupt))
                     && std::time::Instant::now() < deadline =>

@@ -50,21 +50,6 @@ pub(crate) fn imports(engine: &Engine, component: &Component) -> Imports {
     Imports { all, denied }
 }
 
-/// Whether a component's calls may run on the calling thread: it imports nothing but
-/// hookhost's `types` and `host`. A WASI call may block (a sleep, a read), which only a fiber
-/// can wait out; a `state` write would be made twice if an inline attempt is abandoned and
-/// started again on a fiber.
-pub(crate) fn runs_inline(imports: &Imports) -> bool {
-    imports.all.iter().all(|name| {
-        ["types", "host"].iter().any(|interface| {
-            name.strip_prefix(PACKAGE)
-                .and_then(|rest| rest.strip_prefix('/'))
-                .and_then(|rest| rest.strip_prefix(interface))
-                .is_some_and(|rest| rest.starts_with('@'))
-        })
-    })
-}
-
 /// What kind of WebAssembly binary a hook file is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Binary {
@@ -187,37 +172,4 @@ fn version_mismatch(theirs: &str, ours: &str) -> String {
         "was built against {PACKAGE}@{theirs}, but this hookhost runs {ours}; rebuild the hook against {} (update hook-sdk) or use a matching hookhost",
         Interface::V0_2.package()
     )
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn inline(imports: &[&str]) -> bool {
-        runs_inline(&Imports {
-            all: imports.iter().map(|name| name.to_string()).collect(),
-            denied: Vec::new(),
-        })
-    }
-
-    #[test]
-    fn only_hookhost_types_and_host_run_inline() {
-        assert!(inline(&[]), "a component that imports nothing");
-        assert!(inline(&[
-            "hookhost:hooks/types@0.2.0",
-            "hookhost:hooks/host@0.2.0"
-        ]));
-        assert!(inline(&["hookhost:hooks/host@0.1.0"]));
-        // State writes would be made twice by an abandoned attempt; WASI calls may block.
-        assert!(!inline(&[
-            "hookhost:hooks/host@0.2.0",
-            "hookhost:hooks/state@0.2.0"
-        ]));
-        assert!(!inline(&[
-            "hookhost:hooks/types@0.2.0",
-            "wasi:io/poll@0.2.9"
-        ]));
-        assert!(!inline(&["hookhost:hooks/hostile@0.2.0"]));
-        assert!(!inline(&["other:hooks/host@0.2.0"]));
-    }
 }

@@ -9,10 +9,9 @@
 //!       ──▶ instance from the pool ──▶ handler export ──▶ Verdict | HookFailure
 //! ```
 //!
-//! A call runs on a fiber that yields to the executor at every epoch tick. A hook that imports
-//! nothing but hookhost's `types` and `host` (nothing that can block or keep state) runs on the
-//! calling thread instead, a fifth cheaper; still running after `INLINE_BUDGET`, it is started
-//! again on a fiber (`hook`).
+//! A call starts on the calling thread with nothing but hookhost's `host` and `types`
+//! (`inline`), and goes on on a fiber that yields to the executor at every epoch tick when the
+//! guest calls anything else (WASI, `state`) or runs past `INLINE_BUDGET` (`hook`).
 //!
 //! Components built against `hookhost:hooks@0.2.0` get every event through `handle`; those
 //! built against 0.1.0 (forgeflare's three events) run side by side, translated in `compat`.
@@ -25,6 +24,7 @@ mod denied;
 mod engine;
 mod fs;
 mod hook;
+mod inline;
 mod inspect;
 mod limits;
 mod output;
@@ -39,6 +39,13 @@ pub(crate) use hook::WasmHook;
 /// The WIT package and version hook authors build against, e.g. `hookhost:hooks@0.2.0`.
 pub fn wit_package() -> String {
     bindings::Interface::V0_2.package()
+}
+
+/// Whether a call on the calling thread provides the import `import` (an interface name such as
+/// `hookhost:hooks/host@0.2.0`): hookhost's `host` and `types` only. A hook that imports nothing
+/// else runs on the calling thread; one that does goes on on a fiber at its first call of it.
+pub fn provided_inline(import: &str) -> bool {
+    inline::provides(import)
 }
 
 /// Every version of the WIT package this hookhost runs, newest first.

@@ -786,9 +786,12 @@ fn forwarded_hook_output_cannot_repaint_the_terminal_or_forge_lines() {
 fn check_warns_about_grants_a_hook_without_wasi_cannot_use() {
     let project = Project::new();
     let module = crate::support::build_fixture_for(crate::support::NO_WASI, "destructive-guard");
+    let component = crate::support::build_fixture_for(crate::support::WASIP2, "destructive-guard");
     project.config(&format!(
-        "[[hooks]]\nname = \"lean\"\nevent = \"PreToolUse\"\nwasm = '{}'\nread = [\".\"]\nenv = [\"CI\"]\n",
-        module.display()
+        "[[hooks]]\nname = \"lean\"\nevent = \"PreToolUse\"\nwasm = '{}'\nread = [\".\"]\nenv = [\"CI\"]\n\
+         [[hooks]]\nname = \"full\"\nevent = \"PreToolUse\"\nwasm = '{}'\n",
+        module.display(),
+        component.display()
     ));
     let out = hookhost(&project, &["check"]);
     let stdout = text(&out.stdout);
@@ -797,6 +800,13 @@ fn check_warns_about_grants_a_hook_without_wasi_cannot_use() {
         stdout.contains(
             "imports of #1 lean: hookhost:hooks@0.2.0 {host, types}\n  runs on the calling \
              thread: it imports nothing that can block or keep state\n"
+        ),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains(
+            "\n  starts on the calling thread; goes on on a fiber at its first call of WASI or \
+             `state`\n"
         ),
         "{stdout}"
     );

@@ -99,6 +99,9 @@ async fn a_guard_built_without_wasi_decides_as_its_wasi_build_and_imports_nothin
         "the WASI build imports WASI: {:?}",
         hooks[0].1.imports.all
     );
+    // Having decided every command above without a WASI call, both still start on the
+    // calling thread.
+    assert!(info.inline && hooks[0].1.inline);
 }
 
 /// The module is wrapped and compiled once; the next load takes the compiled component from the
@@ -184,19 +187,41 @@ async fn a_hook_without_wasi_sees_nothing_whatever_its_grants() {
     );
 }
 
-/// A hook that imports nothing but hookhost's `types` and `host` runs on the calling thread;
-/// its WASI build (which may block in a WASI call) runs on a fiber. Both compute the same.
+/// A call starts on the calling thread. A guard that calls nothing but hookhost's `host` and
+/// `types` finishes there, whether built without WASI or for it (a Rust guest imports WASI for
+/// its panic path); one that calls WASI goes on on a fiber, with what it asked for, and its
+/// hook's calls start on a fiber from then on.
 #[tokio::test]
-async fn a_hook_without_wasi_runs_on_the_calling_thread_and_its_wasi_build_on_a_fiber() {
+async fn a_call_starts_on_the_calling_thread_and_goes_on_on_a_fiber_at_its_first_wasi_call() {
     let project = Project::new();
     let mut answers = Vec::new();
-    for (target, inline) in [(NO_WASI, true), (WASIP2, false)] {
+    for target in [NO_WASI, WASIP2] {
         let runner = project.runner(&alloc_guard(target, "compute", "", "ops = 1000"));
-        assert_eq!(runner.wasm_hooks()[0].1.inline, inline, "{target}");
         answers.push(answer(&runner).await);
+        assert!(
+            runner.wasm_hooks()[0].1.inline,
+            "{target}: still on the calling thread"
+        );
     }
     assert!(answers[0].starts_with("computed "), "{answers:?}");
     assert_eq!(answers[0], answers[1]);
+
+    // `std::env::var` is a WASI call.
+    let path_var = std::env::var("PATH").unwrap();
+    let runner = project.runner(&alloc_guard(
+        WASIP2,
+        "env",
+        "env = [\"PATH\"]",
+        "name = \"PATH\"",
+    ));
+    assert!(runner.wasm_hooks()[0].1.inline);
+    for _ in 0..2 {
+        assert_eq!(answer(&runner).await, format!("PATH={path_var}"));
+        assert!(
+            !runner.wasm_hooks()[0].1.inline,
+            "on a fiber from the first WASI call on"
+        );
+    }
 }
 
 /// A guest still computing after its inline budget is started again on a fiber: it answers
@@ -204,12 +229,17 @@ async fn a_hook_without_wasi_runs_on_the_calling_thread_and_its_wasi_build_on_a_
 #[tokio::test]
 async fn a_guest_past_its_inline_budget_finishes_on_a_fiber_and_logs_once() {
     let project = Project::new();
-    // Tens of milliseconds of work, far past the 2 ms budget.
+    // Tens of milliseconds of work, far past the 2 ms budget; the WASI build's answer is the
+    // reference.
     let work = |target| alloc_guard(target, "compute", "timeout_ms = 60000", "ops = 50000000");
     let inline = project.runner(&work(NO_WASI));
     let fiber = project.runner(&work(WASIP2));
     let outcome = pre_bash(&inline, &json!({ "command": "ls" })).await;
     assert_eq!(outcome.reports[0].stderr, "info: computing\n");
+    assert!(
+        !inline.wasm_hooks()[0].1.inline,
+        "its calls start on a fiber now"
+    );
     assert_eq!(
         outcome.decision,
         pre_bash(&fiber, &json!({ "command": "ls" })).await.decision
