@@ -49,31 +49,32 @@ pub(crate) fn linker_for<'a>(
         return Ok(std::borrow::Cow::Borrowed(shared));
     }
     let mut linker = shared.clone();
-    define_stubs::<DeniedResource, _>(&mut linker, engine, component, inspect::is_denied, fail)?;
+    define_stubs::<DeniedResource>(&mut linker, engine, component, inspect::is_denied, fail)?;
     Ok(std::borrow::Cow::Owned(linker))
 }
 
-/// Defines, in `linker`, every function of the imports of `component` that `pick` selects as
-/// `stub(function, interface)`, and every resource those imports introduce as the host type
-/// `R` (of which no instance ever exists: the functions that would create one are stubs).
-pub(crate) fn define_stubs<R: 'static, S>(
-    linker: &mut Linker<CallState>,
-    engine: &Engine,
-    component: &Component,
-    pick: impl Fn(&str) -> bool,
-    stub: impl Fn(String, &str) -> S,
-) -> wasmtime::Result<()>
-where
-    S: Fn(
+/// A host function for any signature, as `Linker::func_new` takes it.
+pub(crate) type Stub = Box<
+    dyn Fn(
             wasmtime::StoreContextMut<'_, CallState>,
             wasmtime::component::types::ComponentFunc,
             &[wasmtime::component::Val],
             &mut [wasmtime::component::Val],
         ) -> wasmtime::Result<()>
         + Send
-        + Sync
-        + 'static,
-{
+        + Sync,
+>;
+
+/// Defines, in `linker`, every function of the imports of `component` that `pick` selects as
+/// `stub(function, interface)`, and every resource those imports introduce as the host type
+/// `R` (of which no instance ever exists: the functions that would create one are stubs).
+pub(crate) fn define_stubs<R: 'static>(
+    linker: &mut Linker<CallState>,
+    engine: &Engine,
+    component: &Component,
+    pick: impl Fn(&str) -> bool,
+    stub: impl Fn(String, &str) -> Stub,
+) -> wasmtime::Result<()> {
     let ty = component.component_type();
     // A resource an interface only `use`s (wasi:io's pollable in wasi:sockets/tcp) is the one
     // an earlier import defined, and must stay that one; only resources a picked interface
@@ -113,31 +114,19 @@ where
 }
 
 /// A host function that fails with [`DeniedCall`] for `function` of `interface`.
-fn fail(
-    function: String,
-    interface: &str,
-) -> impl Fn(
-    wasmtime::StoreContextMut<'_, CallState>,
-    wasmtime::component::types::ComponentFunc,
-    &[wasmtime::component::Val],
-    &mut [wasmtime::component::Val],
-) -> wasmtime::Result<()>
-+ Send
-+ Sync
-+ 'static
-+ use<> {
+fn fail(function: String, interface: &str) -> Stub {
     let why = if interface.starts_with("wasi:sockets/") || interface.starts_with("wasi:http/") {
         "hooks have no network access"
     } else {
         "hookhost does not provide this WASI interface to hooks"
     };
-    move |_, _, _, _| {
+    Box::new(move |_, _, _, _| {
         Err(DeniedCall {
             function: function.clone(),
             why,
         }
         .into())
-    }
+    })
 }
 
 #[cfg(test)]

@@ -394,14 +394,7 @@ impl WasmHook {
         }
 
         let mut store = self.store(output)?;
-        store.set_epoch_deadline(1);
-        store.epoch_deadline_callback(move |_| {
-            if std::time::Instant::now() >= std_deadline {
-                Ok(UpdateDeadline::Interrupt)
-            } else {
-                Ok(UpdateDeadline::Yield(1))
-            }
-        });
+        interrupt_at(&mut store, std_deadline, Tick::Yield);
         let pre = &self.pre;
         let store_ref = &mut store;
         let call = async move {
@@ -452,14 +445,7 @@ impl WasmHook {
             Err(failure) => return Some(Err(failure)),
         };
         let budget = (std::time::Instant::now() + INLINE_BUDGET).min(deadline);
-        store.set_epoch_deadline(1);
-        store.epoch_deadline_callback(move |_| {
-            if std::time::Instant::now() >= budget {
-                Ok(UpdateDeadline::Interrupt)
-            } else {
-                Ok(UpdateDeadline::Continue(1))
-            }
-        });
+        interrupt_at(&mut store, budget, Tick::Continue);
         let result = pre
             .instantiate_inline(inline, &mut store)
             .and_then(|func| match func {
@@ -522,6 +508,26 @@ impl WasmHook {
 /// fiber ([`WasmHook::run_inline`]); checked at each epoch tick, so it may run one tick more.
 /// A guard without WASI takes tens of microseconds.
 const INLINE_BUDGET: Duration = Duration::from_millis(2);
+
+/// What a guest does at an epoch tick before its deadline: yield to the executor (on a fiber),
+/// or carry on (on the calling thread, which cannot yield).
+#[derive(Clone, Copy)]
+enum Tick {
+    Yield,
+    Continue,
+}
+
+/// Interrupts the guest in `store` at the first epoch tick from `until` on.
+fn interrupt_at(store: &mut Store<CallState>, until: std::time::Instant, tick: Tick) {
+    store.set_epoch_deadline(1);
+    store.epoch_deadline_callback(move |_| {
+        Ok(match tick {
+            _ if std::time::Instant::now() >= until => UpdateDeadline::Interrupt,
+            Tick::Yield => UpdateDeadline::Yield(1),
+            Tick::Continue => UpdateDeadline::Continue(1),
+        })
+    })
+}
 
 fn timeout_ms(request: &HookRequest<'_>) -> u64 {
     request.timeout.as_millis() as u64

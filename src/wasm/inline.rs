@@ -48,18 +48,18 @@ pub(crate) fn linker(
     let mut linker = Linker::<CallState>::new(engine);
     v0_2::host::add_to_linker::<CallState, HasSelf<CallState>>(&mut linker, |t| t)?;
     v0_2::types::add_to_linker::<CallState, HasSelf<CallState>>(&mut linker, |t| t)?;
-    denied::define_stubs::<FiberOnlyResource, _>(
+    denied::define_stubs::<FiberOnlyResource>(
         &mut linker,
         engine,
         component,
         |import| !provides(import),
         |function, _| {
-            move |_, _, _, _| {
+            Box::new(move |_, _, _, _| {
                 Err(NeedsFiber {
                     function: function.clone(),
                 }
                 .into())
-            }
+            })
         },
     )?;
     Ok(linker)

@@ -2,9 +2,7 @@
 //! the probe doing what an attacker's component would.
 
 use std::path::Path;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicU32, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use hookhost::{Decision, HookRunner, Outcome, ToolCall};
 use serde_json::json;
@@ -30,31 +28,6 @@ async fn result(runner: &HookRunner) -> String {
         Decision::Allow => "allowed".to_string(),
         other => panic!("the probe only allows or blocks, got {other:?}"),
     }
-}
-
-/// Runs one call on a single-threaded runtime next to a task that ticks every 10 ms, and
-/// returns what the call came to, how long it took, and how often the other task ran meanwhile
-/// (a host call that blocks the executor starves it).
-fn call_beside_a_ticker(runner: &HookRunner) -> (String, Duration, u32) {
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
-    runtime.block_on(async {
-        let ticks = Arc::new(AtomicU32::new(0));
-        let counter = ticks.clone();
-        let ticker = tokio::spawn(async move {
-            loop {
-                tokio::time::sleep(Duration::from_millis(10)).await;
-                counter.fetch_add(1, Ordering::SeqCst);
-            }
-        });
-        let started = Instant::now();
-        let got = result(runner).await;
-        let elapsed = started.elapsed();
-        ticker.abort();
-        (got, elapsed, ticks.load(Ordering::SeqCst))
-    })
 }
 
 const HOG: &str = "hook failed: hog exceeded a sandbox limit: ";
@@ -376,7 +349,7 @@ fn no_host_call_outlasts_the_deadline() {
         };
         let settings = format!("name = \"hog\"\ntimeout_ms = {timeout_ms}\nwrite = ['{rw}']");
         let runner = project.runner(&probe_hook("PreToolUse", mode, &settings, &config));
-        let (got, elapsed, ticks) = call_beside_a_ticker(&runner);
+        let (got, elapsed, ticks) = crate::support::beside_a_ticker(result(&runner));
         println!("{name}: {elapsed:?}, {ticks} ticks meanwhile");
         assert!(elapsed < bound, "{name}: took {elapsed:?}");
         match expected {

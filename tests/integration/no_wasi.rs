@@ -4,10 +4,6 @@
 //! report a panic's message. They run on the calling thread, within a budget past which they
 //! are started again on a fiber. (The SDK allocator's tests run both builds: `wasm.rs`.)
 
-use std::sync::Arc;
-use std::sync::atomic::{AtomicU32, Ordering};
-use std::time::Duration;
-
 use hookhost::wasm::{CacheMode, CacheOutcome};
 use hookhost::{Decision, HookRunner};
 use serde_json::json;
@@ -257,35 +253,20 @@ fn a_spinning_guest_without_wasi_times_out_without_blocking_the_runtime() {
     let project = Project::new();
     let runner = project.runner(&alloc_guard(NO_WASI, "spin", "timeout_ms = 200", ""));
     assert!(runner.wasm_hooks()[0].1.inline);
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
-    runtime.block_on(async {
-        let ticks = Arc::new(AtomicU32::new(0));
-        let counter = ticks.clone();
-        let timer = tokio::spawn(async move {
-            loop {
-                tokio::time::sleep(Duration::from_millis(10)).await;
-                counter.fetch_add(1, Ordering::SeqCst);
-            }
-        });
-        let outcome = pre_bash(&runner, &json!({ "command": "ls" })).await;
-        timer.abort();
-        let Decision::Block(block) = &outcome.decision else {
-            panic!("expected a failure, got {:?}", outcome.decision)
-        };
-        assert_eq!(
-            block.message(),
-            "hook failed: allocator timed out after 200ms (tool blocked by default)"
-        );
-        assert_eq!(outcome.reports[0].stderr, "info: spinning\n");
-        let ticks = ticks.load(Ordering::SeqCst);
-        assert!(
-            ticks >= 5,
-            "the timer task ran only {ticks} times while the guest spun"
-        );
-    });
+    let (outcome, _, ticks) =
+        crate::support::beside_a_ticker(pre_bash(&runner, &json!({ "command": "ls" })));
+    let Decision::Block(block) = &outcome.decision else {
+        panic!("expected a failure, got {:?}", outcome.decision)
+    };
+    assert_eq!(
+        block.message(),
+        "hook failed: allocator timed out after 200ms (tool blocked by default)"
+    );
+    assert_eq!(outcome.reports[0].stderr, "info: spinning\n");
+    assert!(
+        ticks >= 5,
+        "the timer task ran only {ticks} times while the guest spun"
+    );
 }
 
 /// On the calling thread a guest's frames go on that thread's stack, and wasmtime trusts the

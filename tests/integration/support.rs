@@ -281,3 +281,33 @@ pub fn child_test(test: &str) -> std::process::Command {
     command.args(["--exact", test, "--nocapture", "--test-threads=1"]);
     command
 }
+
+/// Runs `call` on a single-threaded runtime next to a task that ticks every 10 ms, and returns
+/// what it came to, how long it took, and how often the other task ran meanwhile (a guest or
+/// host call that holds the executor starves it).
+#[cfg(feature = "wasm")]
+pub fn beside_a_ticker<T>(
+    call: impl std::future::Future<Output = T>,
+) -> (T, std::time::Duration, u32) {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicU32, Ordering};
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        let ticks = Arc::new(AtomicU32::new(0));
+        let counter = ticks.clone();
+        let ticker = tokio::spawn(async move {
+            loop {
+                tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+                counter.fetch_add(1, Ordering::SeqCst);
+            }
+        });
+        let started = std::time::Instant::now();
+        let got = call.await;
+        let elapsed = started.elapsed();
+        ticker.abort();
+        (got, elapsed, ticks.load(Ordering::SeqCst))
+    })
+}

@@ -239,37 +239,19 @@ fn a_spinning_guest_times_out_without_blocking_the_runtime() {
         "name = \"spinner\"\ntimeout_ms = 200",
         "",
     ));
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
-    runtime.block_on(async {
-        let ticks = std::sync::Arc::new(std::sync::atomic::AtomicU32::new(0));
-        let counter = ticks.clone();
-        let timer = tokio::spawn(async move {
-            loop {
-                tokio::time::sleep(Duration::from_millis(10)).await;
-                counter.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-            }
-        });
-        let started = Instant::now();
-        let message = failure_message(&runner).await;
-        let elapsed = started.elapsed();
-        timer.abort();
-        assert_eq!(
-            message,
-            "hook failed: spinner timed out after 200ms (tool blocked by default)"
-        );
-        assert!(
-            elapsed >= Duration::from_millis(200) && elapsed < Duration::from_secs(2),
-            "{elapsed:?}"
-        );
-        let ticks = ticks.load(std::sync::atomic::Ordering::SeqCst);
-        assert!(
-            ticks >= 5,
-            "the timer task ran only {ticks} times while the guest spun"
-        );
-    });
+    let (message, elapsed, ticks) = crate::support::beside_a_ticker(failure_message(&runner));
+    assert_eq!(
+        message,
+        "hook failed: spinner timed out after 200ms (tool blocked by default)"
+    );
+    assert!(
+        elapsed >= Duration::from_millis(200) && elapsed < Duration::from_secs(2),
+        "{elapsed:?}"
+    );
+    assert!(
+        ticks >= 5,
+        "the timer task ran only {ticks} times while the guest spun"
+    );
 }
 
 #[tokio::test]
