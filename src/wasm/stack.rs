@@ -21,28 +21,38 @@ pub(crate) fn has_room_for_guest() -> bool {
 }
 
 thread_local! {
-    /// The lowest usable address of this thread's stack, looked up once per thread (for the
-    /// main thread glibc reads `/proc/self/maps`). `Some(None)`: the platform does not say.
-    static STACK_LOW: Cell<Option<Option<usize>>> = const { Cell::new(None) };
+    /// The usable addresses of this thread's stack, lowest and highest, looked up once per
+    /// thread (for the main thread glibc reads `/proc/self/maps`). `Some(None)`: the platform
+    /// does not say.
+    static STACK: Cell<Option<Option<(usize, usize)>>> = const { Cell::new(None) };
 }
 
-/// Bytes between here and the end of this thread's stack, where the platform says.
+/// Bytes between here and the end of this thread's stack, where the platform says. `None`
+/// too where here is not on that stack (a coroutine running on a stack of its own).
 fn remaining() -> Option<usize> {
-    let low = STACK_LOW.with(|cached| match cached.get() {
-        Some(low) => low,
+    let (low, high) = STACK.with(|cached| match cached.get() {
+        Some(bounds) => bounds,
         None => {
-            let low = stack_low();
-            cached.set(Some(low));
-            low
+            let bounds = stack_bounds();
+            cached.set(Some(bounds));
+            bounds
         }
     })?;
     let marker = 0u8;
-    let here = std::hint::black_box(&marker) as *const u8 as usize;
-    here.checked_sub(low)
+    room_at(
+        std::hint::black_box(&marker) as *const u8 as usize,
+        low,
+        high,
+    )
+}
+
+/// The room below `here` on a stack spanning `low..=high`, if `here` is on it.
+fn room_at(here: usize, low: usize, high: usize) -> Option<usize> {
+    (low..=high).contains(&here).then(|| here - low)
 }
 
 #[cfg(target_os = "linux")]
-fn stack_low() -> Option<usize> {
+fn stack_bounds() -> Option<(usize, usize)> {
     // SAFETY: `attr` is initialised by `pthread_getattr_np` before it is read, and destroyed
     // once; `pthread_attr_getstack` writes only into the two out-pointers.
     unsafe {
@@ -55,24 +65,24 @@ fn stack_low() -> Option<usize> {
         let found = libc::pthread_attr_getstack(&attr, &mut addr, &mut size) == 0;
         libc::pthread_attr_destroy(&mut attr);
         // The lowest address above the guard page (glibc reports the usable stack).
-        (found && !addr.is_null()).then_some(addr as usize)
+        (found && !addr.is_null()).then(|| (addr as usize, addr as usize + size))
     }
 }
 
 #[cfg(target_os = "macos")]
-fn stack_low() -> Option<usize> {
+fn stack_bounds() -> Option<(usize, usize)> {
     // SAFETY: both calls only read the current thread's attributes.
     unsafe {
         let thread = libc::pthread_self();
         let top = libc::pthread_get_stackaddr_np(thread) as usize;
         let size = libc::pthread_get_stacksize_np(thread);
-        top.checked_sub(size)
+        Some((top.checked_sub(size)?, top))
     }
 }
 
 /// Elsewhere the room is unknown: every call takes the fiber.
 #[cfg(not(any(target_os = "linux", target_os = "macos")))]
-fn stack_low() -> Option<usize> {
+fn stack_bounds() -> Option<(usize, usize)> {
     None
 }
 
@@ -104,5 +114,14 @@ mod tests {
         let (left, enough) = room(256 << 10);
         assert!(left.unwrap() <= 256 << 10);
         assert!(!enough, "256 KiB cannot hold a 512 KiB guest stack");
+    }
+
+    #[test]
+    fn an_address_off_the_thread_stack_has_no_room() {
+        // A coroutine running on a stack of its own: its frames are not on the thread's
+        // stack, whose bounds then say nothing about them.
+        assert_eq!(room_at(0x9000, 0x1000, 0x10000), Some(0x8000));
+        assert_eq!(room_at(0x0800, 0x1000, 0x10000), None);
+        assert_eq!(room_at(0x20000, 0x1000, 0x10000), None);
     }
 }
