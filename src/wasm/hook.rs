@@ -34,9 +34,6 @@ pub(crate) struct WasmHook {
     sandbox: Arc<Sandbox>,
     shared: Arc<HookShared>,
     fuel: Option<u64>,
-    /// Calls start on the calling thread (see [`WasmHook::run_inline`]); false once one could
-    /// not finish there.
-    inline: AtomicBool,
     /// How the component was obtained at load.
     pub(crate) cache: CacheOutcome,
     /// The trusted keys whose signatures verified.
@@ -70,6 +67,8 @@ struct HandlePre {
     checked: AtomicBool,
     /// The component linked for the calling thread ([`super::inline`]), where it could be.
     inline: Option<wasmtime::component::InstancePre<CallState>>,
+    /// Whether calls start on the calling thread: false once one could not finish there.
+    starts_inline: AtomicBool,
 }
 
 /// `handle` of `hookhost:hooks/handler@0.2.0`, typed.
@@ -124,11 +123,14 @@ struct ObservedRef<'a> {
 impl HandlePre {
     fn new(pre: v0_2::HookPre<CallState>, engine: &WasmEngine) -> Result<HandlePre, String> {
         let component = pre.instance_pre().component();
-        let imports = inspect::imports(&engine.engine, component);
         // Linked with nothing but what the calling thread provides: the component as it is,
         // else a linker whose every other import stops the attempt. A component that cannot
         // be linked so (none known) runs on fibers only.
-        let inline = if imports.all.iter().all(|import| inline::provides(import)) {
+        let provided = component
+            .component_type()
+            .imports(&engine.engine)
+            .all(|(import, _)| inline::provides(import));
+        let inline = if provided {
             Some(pre.instance_pre().clone())
         } else {
             inline::linker(&engine.engine, component)
@@ -144,6 +146,7 @@ impl HandlePre {
             pre,
             handle,
             checked: AtomicBool::new(false),
+            starts_inline: AtomicBool::new(inline.is_some()),
             inline,
         })
     }
@@ -160,6 +163,13 @@ impl HandlePre {
             .instantiate_async(&mut *store)
             .await?;
         self.handle(store, instance)
+    }
+
+    /// The component linked for the calling thread, while its calls start there.
+    fn inline(&self) -> Option<&wasmtime::component::InstancePre<CallState>> {
+        self.inline
+            .as_ref()
+            .filter(|_| self.starts_inline.load(Ordering::Relaxed))
     }
 
     /// [`HandlePre::instantiate`] on the calling thread, linked with only what it provides.
@@ -310,11 +320,9 @@ impl WasmHook {
             ),
             Interface::V0_1 => Pre::V0_1(v0_1::HookPre::new(instance_pre).map_err(mismatch)?),
         };
-        let inline = AtomicBool::new(matches!(&pre, Pre::V0_2(pre) if pre.inline.is_some()));
         Ok(WasmHook {
             engine: engine.clone(),
             pre,
-            inline,
             sandbox: Arc::new(sandbox(spec, cwd)?),
             shared: Arc::new(HookShared {
                 config_json: spec.config.to_string(),
@@ -336,7 +344,7 @@ impl WasmHook {
             pooling: self.engine.pooling,
             interface: self.pre.interface().package(),
             imports: self.imports(),
-            inline: self.inline.load(Ordering::Relaxed),
+            inline: matches!(&self.pre, Pre::V0_2(pre) if pre.inline().is_some()),
         }
     }
 
@@ -378,8 +386,7 @@ impl WasmHook {
         let deadline = tokio::time::Instant::now() + request.timeout;
         let std_deadline = deadline.into_std();
         if let Pre::V0_2(pre) = &self.pre
-            && let Some(inline) = &pre.inline
-            && self.inline.load(Ordering::Relaxed)
+            && let Some(inline) = pre.inline()
             && super::stack::has_room_for_guest()
         {
             match self.run_inline(pre, inline, request, output, std_deadline) {
@@ -388,7 +395,7 @@ impl WasmHook {
                 // compute and log); this hook's calls start there from now on.
                 None => {
                     output.clear();
-                    self.inline.store(false, Ordering::Relaxed);
+                    pre.starts_inline.store(false, Ordering::Relaxed);
                 }
             }
         }

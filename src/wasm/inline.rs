@@ -11,9 +11,9 @@
 use wasmtime::Engine;
 use wasmtime::component::{Component, HasSelf, Linker};
 
-use super::bindings::{PACKAGE, v0_2};
-use super::denied;
+use super::bindings::v0_2;
 use super::store::CallState;
+use super::{denied, inspect};
 
 /// The guest called an import the calling thread does not provide: the attempt stops, and the
 /// call starts again on a fiber.
@@ -23,16 +23,10 @@ pub(crate) struct NeedsFiber {
     function: String,
 }
 
-/// Whether `import` is one the calling thread provides: hookhost's `host` or `types` (0.2.0),
-/// which never block and keep nothing.
+/// Whether `import` is one the calling thread provides: hookhost's `host` or `types`, which
+/// never block and keep nothing (only 0.2.0 components run there).
 pub(crate) fn provides(import: &str) -> bool {
-    ["types", "host"].iter().any(|interface| {
-        import
-            .strip_prefix(PACKAGE)
-            .and_then(|rest| rest.strip_prefix('/'))
-            .and_then(|rest| rest.strip_prefix(interface))
-            .is_some_and(|rest| rest.starts_with('@'))
-    })
+    matches!(inspect::own_interface(import), Some(("host" | "types", _)))
 }
 
 /// The type of every resource an import defines on the calling thread: none ever exists, the

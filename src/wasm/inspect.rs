@@ -50,6 +50,14 @@ pub(crate) fn imports(engine: &Engine, component: &Component) -> Imports {
     Imports { all, denied }
 }
 
+/// The interface and version of an import of hookhost's own package:
+/// `hookhost:hooks/host@0.2.0` is `("host", "0.2.0")`, a name without a version has
+/// `"(none)"`; `None` for any other package.
+pub(crate) fn own_interface(name: &str) -> Option<(&str, &str)> {
+    let rest = name.strip_prefix(PACKAGE)?.strip_prefix('/')?;
+    Some(rest.split_once('@').unwrap_or((rest, "(none)")))
+}
+
 /// What kind of WebAssembly binary a hook file is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Binary {
@@ -94,8 +102,7 @@ pub(crate) fn check_component(engine: &Engine, component: &Component) -> Result<
     let supported = |version: &str| Interface::ALL.iter().any(|i| i.version() == version);
 
     for (name, _) in ty.imports(engine) {
-        if let Some(rest) = name.strip_prefix(&format!("{PACKAGE}/")) {
-            let (interface, version) = rest.split_once('@').unwrap_or((rest, "(none)"));
+        if let Some((interface, version)) = own_interface(name) {
             if !supported(version) {
                 return Err(version_mismatch(version, &ours()));
             }
