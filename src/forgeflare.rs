@@ -19,7 +19,8 @@ use crate::config::{HookSource, HookSpec};
 use crate::outcome::{Decision, HookReport};
 use crate::runner::RunnerOptions;
 use crate::verdict::blocked_message;
-use crate::{ToolCall, error_chain};
+use crate::ToolCall;
+use crate::text::error_chain;
 
 /// The guard outcome forgeflare's loop acts on.
 #[derive(Debug, PartialEq)]

@@ -74,7 +74,7 @@ mod native;
 mod protocol;
 mod runner;
 mod runtime;
-mod text;
+pub mod text;
 
 pub use config::{Config, ConfigError, HookSpec, Layer, OnFailure};
 pub use counters::{BlockCounters, MAX_CONSECUTIVE_BLOCKS, MAX_TOTAL_BLOCKS};
@@ -85,7 +85,6 @@ pub use outcome::{Block, Decision, HookReport, Notice, Outcome};
 pub use protocol::Protocol;
 pub use runner::{Flushed, HookRunner, Layers, RunnerOptions};
 #[cfg(feature = "wasm")]
-pub use runner::{WasmImports, WasmInfo};
+pub use wasm::{WasmImports, WasmInfo};
 pub use verdict::{Answer, HookFailure, Signal, Verdict};
 
-pub(crate) use runner::error_chain;

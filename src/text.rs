@@ -67,6 +67,18 @@ pub fn one_line(text: &str) -> String {
     line(&joined.join("; ")).into_owned()
 }
 
+/// An error and its causes on one line.
+pub fn error_chain(error: &dyn std::error::Error) -> String {
+    let mut text = error.to_string();
+    let mut source = error.source();
+    while let Some(cause) = source {
+        text.push_str(": ");
+        text.push_str(&cause.to_string());
+        source = cause.source();
+    }
+    text
+}
+
 fn is_unsafe(c: char) -> bool {
     c != '\t' && (c.is_control() || matches!(c, '\u{2028}' | '\u{2029}' | '\u{202e}'))
 }

@@ -692,8 +692,9 @@ pub(crate) mod tests_support {
 
     use super::{AgentEvent, AgentFormat, AgentReply, render_outcome};
     use crate::event::Phase;
+    use crate::outcome::merge::merge;
     use crate::outcome::{HookReport, Outcome};
-    use crate::verdict::{Verdict, merge::merge};
+    use crate::verdict::Verdict;
 
     /// The outcome of `verdicts`, by hook name, merged as the runner merges them.
     pub(crate) fn outcome(event: &str, verdicts: &[(&str, Verdict)]) -> Outcome {

@@ -50,7 +50,7 @@ async fn answer(format: AgentFormat, event_arg: Option<&str>) -> AgentReply {
         Ok(event) => event,
         Err(error) => {
             let name = agent::event_name(format, &stdin, event_arg);
-            let problem = hookhost_error_chain(&error);
+            let problem = hookhost::text::error_chain(&error);
             return agent::input_failure_reply(format, name.as_deref(), &problem);
         }
     };
@@ -101,15 +101,4 @@ fn project_dir_env(format: AgentFormat, cwd: &std::path::Path) -> Vec<(String, S
         .filter(|name| std::env::var_os(name).is_none())
         .map(|name| (name.to_string(), cwd.display().to_string()))
         .collect()
-}
-
-fn hookhost_error_chain(error: &dyn std::error::Error) -> String {
-    let mut text = error.to_string();
-    let mut source = error.source();
-    while let Some(cause) = source {
-        text.push_str(": ");
-        text.push_str(&cause.to_string());
-        source = cause.source();
-    }
-    text
 }

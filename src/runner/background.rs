@@ -12,7 +12,7 @@ use std::time::Duration;
 use serde_json::Value;
 use tokio::sync::{Notify, Semaphore};
 
-use super::dispatch::view_of;
+use super::call::view_of;
 use super::{Inner, LoadedHook};
 use crate::event::{OwnedEvent, Phase};
 use crate::outcome::{Decision, HookReport};

@@ -2,18 +2,17 @@
 //! observers, and the hand-off of async hooks to the background.
 
 use std::sync::Arc;
-use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
+use super::call::view_of;
 use super::{Inner, LoadedHook, background};
 use crate::config::OnFailure;
-use crate::event::{Answers, Event, EventSpec, MatchOn, Phase, ToolCall};
-use crate::outcome::{HookReport, Outcome};
-use crate::protocol::HookEvent;
-use crate::runtime::{EventCache, HookRequest};
-use crate::verdict::Verdict;
-use crate::verdict::merge::{merge, merge_failure};
+use crate::event::{Answers, Event, EventSpec, MatchOn, Phase};
+use crate::outcome::Outcome;
+use crate::outcome::merge::{merge, merge_failure};
+use crate::runtime::EventCache;
+use crate::verdict::{HookFailure, Verdict};
 
 /// Runs `event` through `hooks` and merges what they answered.
 pub(super) async fn run(
@@ -118,34 +117,12 @@ pub(super) async fn run(
     outcome
 }
 
-/// The event as a hook of `phase` sees it.
-pub(super) fn view_of<'a>(
-    inner: &'a Inner,
-    event: &'a Event<'a>,
-    spec: &'static EventSpec,
-    input: Option<&'a Value>,
-    phase: Phase,
-    observed: Option<&'a crate::outcome::Decision>,
-) -> HookEvent<'a> {
-    HookEvent {
-        event,
-        spec,
-        call: event.tool_call().map(|call| ToolCall {
-            input: input.unwrap_or(call.input),
-            ..call
-        }),
-        phase,
-        observed,
-        cwd: &inner.cwd,
-    }
-}
-
 /// Merges a guard's result: a verdict by the merge rule, a failure by the hook's fail mode.
 fn apply(
     outcome: &mut Outcome,
     hook: &LoadedHook,
     spec: &EventSpec,
-    result: &Result<Verdict, crate::verdict::HookFailure>,
+    result: &Result<Verdict, HookFailure>,
     answer_only: bool,
 ) {
     match result {
@@ -174,40 +151,4 @@ fn fails_closed(hook: &LoadedHook, spec: &EventSpec) -> bool {
             Some(OnFailure::Allow) => false,
             None => spec.fail_closed,
         }
-}
-
-impl Inner {
-    /// Calls one hook and reports what happened; a guard's verdict is checked against what the
-    /// event allows and bounded.
-    pub(super) async fn call(
-        &self,
-        hook: &LoadedHook,
-        view: HookEvent<'_>,
-        cache: &EventCache,
-    ) -> HookReport {
-        let timeout = hook
-            .timeout
-            .unwrap_or(Duration::from_millis(view.spec.default_timeout_ms));
-        let request = HookRequest {
-            name: &hook.name,
-            view,
-            timeout,
-            forward_stderr: self.forward_stderr,
-            env: &self.env,
-            cache,
-        };
-        let started = Instant::now();
-        let response = hook.runtime.call(&request).await;
-        let result = match (view.phase, response.result) {
-            (Phase::Guard, Ok(verdict)) => verdict.checked(view.spec, view.event.name()),
-            (_, result) => result,
-        };
-        HookReport {
-            duration: started.elapsed(),
-            result,
-            stderr: response.stderr,
-            stderr_truncated: response.stderr_truncated,
-            ..HookReport::of(hook, view.event.name(), view.phase)
-        }
-    }
 }

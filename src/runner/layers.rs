@@ -22,7 +22,7 @@ use crate::approvals::Approvals;
 use crate::config::{
     Config, ConfigError, ConfigProblem, HookSource, HookSpec, Layer, ProjectPolicy, ProjectsSpec,
 };
-use crate::runtime::Runtime;
+use super::Runtime;
 
 /// The configuration files of one agent session, by layer.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

@@ -12,7 +12,9 @@
 //! seed 000 gives them.
 
 mod background;
+mod call;
 mod dispatch;
+mod hook;
 mod layers;
 mod prepare;
 
@@ -22,57 +24,20 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, RwLock};
 use std::time::Duration;
 
-use crate::config::{Config, ConfigError, HookSpec, OnFailure};
+use crate::config::{Config, ConfigError, HookSpec};
 use crate::convergence::{
     ConvergenceError, ConvergenceStore, FinalState, Observation, timestamp_now,
 };
-use crate::event::{Event, Phase, StopReason, ToolCall};
-use crate::matcher::{EventPattern, ToolMatcher};
+use crate::event::{Event, StopReason, ToolCall};
 use crate::native::NativeHook;
-use crate::outcome::{Block, Decision, HookReport, Outcome};
-use crate::runtime::Runtime;
+use crate::outcome::{Block, Decision, Outcome};
 use crate::verdict::HookFailure;
 #[cfg(feature = "wasm")]
-use crate::wasm::{CacheMode, CacheOutcome};
+use crate::wasm::{CacheMode, WasmInfo};
 
 pub use background::Flushed;
+use hook::{LoadedHook, Runtime};
 pub use layers::Layers;
-
-/// What loading a wasm hook established.
-#[cfg(feature = "wasm")]
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct WasmInfo {
-    /// Compiled, or taken from the compile cache.
-    pub cache: CacheOutcome,
-    /// SHA-256 of the component file, hex.
-    pub sha256: String,
-    /// The trusted keys whose signatures verified (empty for an unsigned bundle).
-    pub signers: Vec<String>,
-    /// Instances come from wasmtime's pooling allocator (false: allocated on demand, where
-    /// the pool could not reserve its address space).
-    pub pooling: bool,
-    /// The version of `hookhost:hooks` the component was built against.
-    pub interface: String,
-    /// What the component imports, and which of it is denied.
-    pub imports: WasmImports,
-    /// Calls start on the calling thread rather than on a fiber, with nothing but hookhost's
-    /// `host` and `types` (see [`crate::wasm::provided_inline`]). A call that reaches for
-    /// anything else (WASI, `state`) or runs 2 ms is stopped and started again on a fiber,
-    /// which yields to the executor; from then on this is false and the hook's calls start
-    /// there.
-    pub inline: bool,
-}
-
-/// A wasm hook's imports, for `hookhost check`.
-#[cfg(feature = "wasm")]
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct WasmImports {
-    /// Every interface the component imports (`wasi:io/poll@0.2.9`, `hookhost:hooks/host@0.2.0`).
-    pub all: Vec<String>,
-    /// Those hookhost links as denied: WASI interfaces it never grants (`wasi:sockets/tcp@0.2.9`,
-    /// `wasi:http/types@0.2.10`), whose every call fails with an error naming the function.
-    pub denied: Vec<String>,
-}
 
 /// How a runner is set up, beyond its configuration.
 #[derive(Debug, Clone)]
@@ -151,36 +116,6 @@ struct Inner {
     convergence: Arc<ConvergenceStore>,
     background: background::Background,
     drain_timeout: Duration,
-}
-
-/// A hook ready to run, and what decides when it runs.
-#[derive(Debug)]
-struct LoadedHook {
-    name: String,
-    index: usize,
-    events: EventPattern,
-    matcher: ToolMatcher,
-    phase: Phase,
-    timeout: Option<Duration>,
-    on_failure: Option<OnFailure>,
-    background: bool,
-    runtime: Runtime,
-}
-
-impl LoadedHook {
-    fn configured(position: usize, spec: &HookSpec, runtime: Runtime) -> LoadedHook {
-        LoadedHook {
-            name: spec.name.clone(),
-            index: position,
-            events: spec.events.clone(),
-            matcher: spec.matcher.clone(),
-            phase: spec.phase,
-            timeout: spec.timeout,
-            on_failure: spec.on_failure,
-            background: spec.background,
-            runtime,
-        }
-    }
 }
 
 impl HookRunner {
@@ -411,7 +346,7 @@ impl HookRunner {
             let store = inner.convergence.clone();
             match blocking(move || store.append_observations(&observations)).await {
                 Ok(warnings) => outcome.warnings.extend(warnings),
-                Err(error) => outcome.warnings.push(error_chain(&error)),
+                Err(error) => outcome.warnings.push(crate::text::error_chain(&error)),
             }
         }
         if event.name() == "SessionEnd" {
@@ -492,7 +427,7 @@ impl HookRunner {
                 outcome.warnings.extend(warnings);
             }
             Ok(None) => {}
-            Err(error) => outcome.warnings.push(error_chain(&error)),
+            Err(error) => outcome.warnings.push(crate::text::error_chain(&error)),
         }
         outcome
     }
@@ -503,34 +438,5 @@ async fn blocking<T: Send + 'static>(work: impl FnOnce() -> T + Send + 'static) 
     match tokio::task::spawn_blocking(work).await {
         Ok(value) => value,
         Err(join_error) => std::panic::resume_unwind(join_error.into_panic()),
-    }
-}
-
-/// An error and its causes on one line.
-pub(crate) fn error_chain(error: &dyn std::error::Error) -> String {
-    let mut text = error.to_string();
-    let mut source = error.source();
-    while let Some(cause) = source {
-        text.push_str(": ");
-        text.push_str(&cause.to_string());
-        source = cause.source();
-    }
-    text
-}
-
-impl HookReport {
-    fn of(hook: &LoadedHook, event: &str, phase: Phase) -> HookReport {
-        HookReport {
-            name: hook.name.clone(),
-            index: hook.index,
-            event: event.to_string(),
-            phase,
-            kind: hook.runtime.kind(),
-            background: hook.background,
-            duration: Duration::ZERO,
-            result: Ok(crate::Verdict::allow()),
-            stderr: String::new(),
-            stderr_truncated: false,
-        }
     }
 }

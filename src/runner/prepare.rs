@@ -14,7 +14,7 @@ use super::RunnerOptions;
 use crate::bundle::{TrustStore, TrustedKey};
 use crate::command::CommandHook;
 use crate::config::{Config, ConfigProblem, HookSource, HookSpec, TrustSpec, WasmSpec};
-use crate::runtime::Runtime;
+use super::Runtime;
 #[cfg(feature = "wasm")]
 use crate::wasm::{CacheMode, CompileCache, WasmEngine, WasmHook};
 

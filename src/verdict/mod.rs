@@ -6,7 +6,6 @@
 //! of hook gave them. The merge rule lives in [`merge`].
 
 mod limits;
-pub mod merge;
 
 use std::fmt;
 

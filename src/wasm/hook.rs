@@ -19,12 +19,11 @@ use super::inspect::{self, Binary};
 use super::output::GuestOutput;
 use super::store::{CallState, HookShared, Sandbox};
 use crate::bundle::{self, TrustStore};
-use crate::command::StderrCapture;
 use crate::config::WasmSpec;
 use crate::event::Phase;
 use crate::matcher::EventPattern;
 use crate::outcome::Decision;
-use crate::runtime::{HookRequest, HookResponse};
+use crate::runtime::{HookRequest, HookResponse, StderrCapture};
 use crate::verdict::{Answer, HookFailure, Signal, UPDATED_INPUT_MAX_BYTES, Verdict};
 
 /// A wasm hook ready to run.
@@ -336,8 +335,8 @@ impl WasmHook {
     }
 
     /// What loading established, for `HookRunner::wasm_hooks`.
-    pub(crate) fn info(&self) -> crate::WasmInfo {
-        crate::WasmInfo {
+    pub(crate) fn info(&self) -> super::WasmInfo {
+        super::WasmInfo {
             cache: self.cache,
             sha256: self.sha256.clone(),
             signers: self.signers.clone(),
@@ -349,13 +348,13 @@ impl WasmHook {
     }
 
     /// What the component imports, and which of it is denied.
-    fn imports(&self) -> crate::WasmImports {
+    fn imports(&self) -> super::WasmImports {
         let component = match &self.pre {
             Pre::V0_2(pre) => pre.pre.instance_pre().component(),
             Pre::V0_1(pre) => pre.instance_pre().component(),
         };
         let imports = inspect::imports(&self.engine.engine, component);
-        crate::WasmImports {
+        super::WasmImports {
             all: imports.all,
             denied: imports.denied,
         }

@@ -24,6 +24,7 @@ mod denied;
 mod engine;
 mod fs;
 mod hook;
+mod info;
 mod inline;
 mod inspect;
 mod limits;
@@ -35,6 +36,7 @@ pub(crate) use cache::CompileCache;
 pub use cache::{CacheMode, CacheOutcome};
 pub(crate) use engine::WasmEngine;
 pub(crate) use hook::WasmHook;
+pub use info::{WasmImports, WasmInfo};
 
 /// The WIT package and version hook authors build against, e.g. `hookhost:hooks@0.2.0`.
 pub fn wit_package() -> String {

@@ -1,16 +1,19 @@
-//! The one question every runtime answers: "run this hook on this event within this budget,
-//! give me a verdict or a failure". The runner calls [`Runtime::call`] and never needs to know
-//! which kind of hook it called.
+//! The seam between the runner and the runtimes: the one question every runtime answers, "run
+//! this hook on this event within this budget, give me a verdict or a failure".
+//!
+//! A runtime (`command`, `wasm`, `native`) takes a [`HookRequest`] and gives a [`HookResponse`];
+//! what both carry lives here, below the runtimes and the runner, so that no runtime knows the
+//! runner or another runtime. The runner's `Runtime` enum dispatches to them from above.
 
 use std::sync::OnceLock;
 use std::time::Duration;
 
-use crate::command::CommandHook;
-use crate::native::NativeHook;
 use crate::protocol::{HookEvent, Protocol};
 use crate::verdict::{HookFailure, Verdict};
-#[cfg(feature = "wasm")]
-use crate::wasm::WasmHook;
+
+mod stderr;
+
+pub(crate) use stderr::StderrCapture;
 
 /// One call of one hook.
 pub(crate) struct HookRequest<'a> {
@@ -86,50 +89,4 @@ pub(crate) struct HookResponse {
     /// What the hook wrote on stderr (up to a cap).
     pub(crate) stderr: String,
     pub(crate) stderr_truncated: bool,
-}
-
-/// A hook ready to run.
-#[derive(Debug)]
-pub(crate) enum Runtime {
-    Command(CommandHook),
-    #[cfg(feature = "wasm")]
-    Wasm(WasmHook),
-    Native(NativeHook),
-    /// A hook the user's `[projects]` policy does not let run, with why; it never runs, and
-    /// its guards block.
-    Held(String),
-}
-
-impl Runtime {
-    pub(crate) async fn call(&self, request: &HookRequest<'_>) -> HookResponse {
-        match self {
-            Runtime::Command(hook) => hook.call(request).await,
-            #[cfg(feature = "wasm")]
-            Runtime::Wasm(hook) => hook.call(request).await,
-            Runtime::Native(hook) => hook.call(request).await,
-            Runtime::Held(reason) => HookResponse {
-                result: Err(HookFailure::NotAllowed {
-                    reason: reason.clone(),
-                }),
-                stderr: String::new(),
-                stderr_truncated: false,
-            },
-        }
-    }
-
-    /// True for a hook the user's policy holds back.
-    pub(crate) fn is_held(&self) -> bool {
-        matches!(self, Runtime::Held(_))
-    }
-
-    /// "command", "wasm" or "native".
-    pub(crate) fn kind(&self) -> &'static str {
-        match self {
-            Runtime::Command(_) => "command",
-            #[cfg(feature = "wasm")]
-            Runtime::Wasm(_) => "wasm",
-            Runtime::Native(_) => "native",
-            Runtime::Held(_) => "held",
-        }
-    }
 }

@@ -14,7 +14,7 @@
 //! - **Warnings, asks' reasons and messages for the user** are all kept, in order.
 //! - **Signals** are all kept; the first decides (R7).
 
-use crate::outcome::{Block, Decision, Notice, Outcome};
+use super::{Block, Decision, Notice, Outcome};
 use crate::verdict::{Answer, HookFailure, Verdict};
 
 /// Merges one guard's verdict into `outcome`.

@@ -1,6 +1,8 @@
 //! What the runner returns for an event: the merged decision, what else the hooks asked of the
 //! agent, and a report of every hook that ran.
 
+pub(crate) mod merge;
+
 use std::borrow::Cow;
 use std::time::Duration;
 

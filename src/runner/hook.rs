@@ -1,0 +1,109 @@
+//! A hook the runner holds: what decides when it runs (events, matcher, phase, timeout, fail
+//! mode) and the runtime that runs it. [`Runtime`] sits above the runtimes and dispatches to
+//! them; none of them knows it.
+
+use std::time::Duration;
+
+use crate::command::CommandHook;
+use crate::config::{HookSpec, OnFailure};
+use crate::event::Phase;
+use crate::matcher::{EventPattern, ToolMatcher};
+use crate::native::NativeHook;
+use crate::outcome::HookReport;
+use crate::runtime::{HookRequest, HookResponse};
+use crate::verdict::HookFailure;
+#[cfg(feature = "wasm")]
+use crate::wasm::WasmHook;
+
+/// A hook ready to run, and what decides when it runs.
+#[derive(Debug)]
+pub(super) struct LoadedHook {
+    pub(super) name: String,
+    pub(super) index: usize,
+    pub(super) events: EventPattern,
+    pub(super) matcher: ToolMatcher,
+    pub(super) phase: Phase,
+    pub(super) timeout: Option<Duration>,
+    pub(super) on_failure: Option<OnFailure>,
+    pub(super) background: bool,
+    pub(super) runtime: Runtime,
+}
+
+impl LoadedHook {
+    pub(super) fn configured(position: usize, spec: &HookSpec, runtime: Runtime) -> LoadedHook {
+        LoadedHook {
+            name: spec.name.clone(),
+            index: position,
+            events: spec.events.clone(),
+            matcher: spec.matcher.clone(),
+            phase: spec.phase,
+            timeout: spec.timeout,
+            on_failure: spec.on_failure,
+            background: spec.background,
+            runtime,
+        }
+    }
+}
+
+/// A hook ready to run.
+#[derive(Debug)]
+pub(crate) enum Runtime {
+    Command(CommandHook),
+    #[cfg(feature = "wasm")]
+    Wasm(WasmHook),
+    Native(NativeHook),
+    /// A hook the user's `[projects]` policy does not let run, with why; it never runs, and
+    /// its guards block.
+    Held(String),
+}
+
+impl Runtime {
+    pub(crate) async fn call(&self, request: &HookRequest<'_>) -> HookResponse {
+        match self {
+            Runtime::Command(hook) => hook.call(request).await,
+            #[cfg(feature = "wasm")]
+            Runtime::Wasm(hook) => hook.call(request).await,
+            Runtime::Native(hook) => hook.call(request).await,
+            Runtime::Held(reason) => HookResponse {
+                result: Err(HookFailure::NotAllowed {
+                    reason: reason.clone(),
+                }),
+                stderr: String::new(),
+                stderr_truncated: false,
+            },
+        }
+    }
+
+    /// True for a hook the user's policy holds back.
+    pub(crate) fn is_held(&self) -> bool {
+        matches!(self, Runtime::Held(_))
+    }
+
+    /// "command", "wasm" or "native".
+    pub(crate) fn kind(&self) -> &'static str {
+        match self {
+            Runtime::Command(_) => "command",
+            #[cfg(feature = "wasm")]
+            Runtime::Wasm(_) => "wasm",
+            Runtime::Native(_) => "native",
+            Runtime::Held(_) => "held",
+        }
+    }
+}
+
+impl HookReport {
+    pub(super) fn of(hook: &LoadedHook, event: &str, phase: Phase) -> HookReport {
+        HookReport {
+            name: hook.name.clone(),
+            index: hook.index,
+            event: event.to_string(),
+            phase,
+            kind: hook.runtime.kind(),
+            background: hook.background,
+            duration: Duration::ZERO,
+            result: Ok(crate::verdict::Verdict::allow()),
+            stderr: String::new(),
+            stderr_truncated: false,
+        }
+    }
+}
