@@ -15,12 +15,12 @@
 use serde::Deserialize;
 use serde_json::Value;
 
+use crate::ToolCall;
 use crate::config::{HookSource, HookSpec};
 use crate::outcome::{Decision, HookReport};
 use crate::runner::RunnerOptions;
-use crate::verdict::blocked_message;
-use crate::ToolCall;
 use crate::text::error_chain;
+use crate::verdict::blocked_message;
 
 /// The guard outcome forgeflare's loop acts on.
 #[derive(Debug, PartialEq)]

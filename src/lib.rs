@@ -59,12 +59,14 @@ pub mod bundle;
 pub mod config;
 pub mod convergence;
 pub mod counters;
+pub mod dialect;
 pub mod event;
 pub mod forgeflare;
 pub mod matcher;
 #[cfg(feature = "wasm")]
 pub mod oci;
 pub mod outcome;
+pub mod source;
 pub mod verdict;
 #[cfg(feature = "wasm")]
 pub mod wasm;
@@ -84,7 +86,6 @@ pub use native::{HookInput, NativeHook, NativeHookError, OwnedInput};
 pub use outcome::{Block, Decision, HookReport, Notice, Outcome};
 pub use protocol::Protocol;
 pub use runner::{Flushed, HookRunner, Layers, RunnerOptions};
+pub use verdict::{Answer, HookFailure, Signal, Verdict};
 #[cfg(feature = "wasm")]
 pub use wasm::{WasmImports, WasmInfo};
-pub use verdict::{Answer, HookFailure, Signal, Verdict};
-

@@ -21,127 +21,10 @@ use super::{
     from_snake, given_name,
 };
 
-const BASE: AgentEventSpec = AgentEventSpec {
-    agent: "",
-    hookhost: "",
-    block: BlockAs::Nothing,
-    ask: false,
-    approve: false,
-    rewrite: false,
-    context: ContextAs::Nothing,
-    stop: false,
-    message: false,
-};
-
-/// Copilot CLI's events (camelCase, as `.github/hooks/*.json` names them) and what it reads.
-pub static EVENTS: [AgentEventSpec; 14] = [
-    AgentEventSpec {
-        agent: "sessionStart",
-        hookhost: "SessionStart",
-        context: ContextAs::TopLevel,
-        ..BASE
-    },
-    AgentEventSpec {
-        agent: "sessionEnd",
-        hookhost: "SessionEnd",
-        ..BASE
-    },
-    // Only SDK hooks may answer it (modifiedPrompt); a command hook's output is dropped.
-    AgentEventSpec {
-        agent: "userPromptSubmitted",
-        hookhost: "UserPromptSubmit",
-        ..BASE
-    },
-    AgentEventSpec {
-        agent: "userPromptTransformed",
-        hookhost: "UserPromptTransformed",
-        ..BASE
-    },
-    AgentEventSpec {
-        agent: "preToolUse",
-        hookhost: "PreToolUse",
-        block: BlockAs::Permission,
-        ask: true,
-        approve: true,
-        rewrite: true,
-        ..BASE
-    },
-    AgentEventSpec {
-        agent: "permissionRequest",
-        hookhost: "PermissionRequest",
-        block: BlockAs::Behavior,
-        approve: true,
-        stop: true,
-        ..BASE
-    },
-    AgentEventSpec {
-        agent: "postToolUse",
-        hookhost: "PostToolUse",
-        block: BlockAs::Context,
-        context: ContextAs::TopLevel,
-        ..BASE
-    },
-    AgentEventSpec {
-        agent: "postToolUseFailure",
-        hookhost: "PostToolUseFailure",
-        context: ContextAs::Exit2Stdout,
-        ..BASE
-    },
-    AgentEventSpec {
-        agent: "agentStop",
-        hookhost: "Stop",
-        block: BlockAs::Decision,
-        ..BASE
-    },
-    AgentEventSpec {
-        agent: "subagentStart",
-        hookhost: "SubagentStart",
-        context: ContextAs::TopLevel,
-        ..BASE
-    },
-    AgentEventSpec {
-        agent: "subagentStop",
-        hookhost: "SubagentStop",
-        block: BlockAs::Decision,
-        ..BASE
-    },
-    AgentEventSpec {
-        agent: "preCompact",
-        hookhost: "PreCompact",
-        ..BASE
-    },
-    AgentEventSpec {
-        agent: "errorOccurred",
-        hookhost: "ErrorOccurred",
-        ..BASE
-    },
-    AgentEventSpec {
-        agent: "notification",
-        hookhost: "Notification",
-        context: ContextAs::TopLevel,
-        ..BASE
-    },
-];
-
-/// Not one of Copilot's events (only reachable through the library: `parse` refuses them).
-pub static OTHER: AgentEventSpec = AgentEventSpec {
-    agent: "(other)",
-    hookhost: "(other)",
-    ..BASE
-};
-
-/// Keys Copilot spells in snake_case even in its camelCase payloads.
-const SNAKE_EVEN_IN_CAMEL: &[&str] = &["stop_hook_active", "notification_type", "hook_event_name"];
-
-/// The event Copilot calls `name`: camelCase (`preToolUse`), PascalCase (`PreToolUse`, `Stop`)
-/// or snake_case (`pre_tool_use`).
-pub fn event(name: &str) -> Option<&'static AgentEventSpec> {
-    let folded = |text: &str| text.replace('_', "").to_ascii_lowercase();
-    let wanted = folded(name);
-    EVENTS
-        .iter()
-        .find(|spec| folded(spec.agent) == wanted || folded(spec.hookhost) == wanted)
-}
+use crate::dialect::copilot::snake_key;
+/// The table and key spelling moved to [`crate::dialect::copilot`]; these paths stay for
+/// embedders.
+pub use crate::dialect::copilot::{EVENTS, OTHER, event};
 
 /// Reads Copilot CLI's payload.
 pub(super) fn parse(
@@ -199,40 +82,6 @@ pub(super) fn parse(
         snake.insert("agent_type".to_string(), name);
     }
     from_snake(AgentFormat::Copilot, spec.hookhost.to_string(), snake)
-}
-
-/// `sessionId` → `session_id`.
-pub(crate) fn snake_key(key: &str) -> String {
-    let mut out = String::with_capacity(key.len() + 4);
-    for c in key.chars() {
-        if c.is_ascii_uppercase() {
-            out.push('_');
-            out.push(c.to_ascii_lowercase());
-        } else {
-            out.push(c);
-        }
-    }
-    out
-}
-
-/// `session_id` → `sessionId`, except the keys Copilot spells in snake_case anyway.
-pub(crate) fn camel_key(key: &str) -> String {
-    if SNAKE_EVEN_IN_CAMEL.contains(&key) {
-        return key.to_string();
-    }
-    let mut out = String::with_capacity(key.len());
-    let mut upper = false;
-    for c in key.chars() {
-        match (c, upper) {
-            ('_', _) => upper = true,
-            (c, true) => {
-                out.push(c.to_ascii_uppercase());
-                upper = false;
-            }
-            (c, false) => out.push(c),
-        }
-    }
-    out
 }
 
 /// Copilot CLI's answer for `plan`.

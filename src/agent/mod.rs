@@ -10,12 +10,11 @@
 //! agent reads stdout + exit status ◀──────────────── AgentReply ◀──render_outcome─────┘
 //! ```
 //!
-//! Events are data here too: one table per agent ([`claude::EVENTS`], [`copilot::EVENTS`],
-//! [`gemini::EVENTS`]) says, per event, its name on both sides and what the agent reads from
-//! an answer (how it hears a block, whether it can ask, rewrite, add context, stop, show a
-//! message). The renderers and the `copilot` / `gemini` command-hook protocols both read these
-//! tables. What an agent cannot read on an event is never silently lost: a rewrite it cannot
-//! apply blocks, and anything else is said on stderr.
+//! What each agent's JSON looks like (its event names, what it reads from an answer on each
+//! event) is its dialect, in [`crate::dialect`]: the renderers here and the `copilot` /
+//! `gemini` command-hook protocols both read those tables. What an agent cannot read on an
+//! event is never silently lost: a rewrite it cannot apply blocks, and anything else is said on
+//! stderr.
 //!
 //! [`import`] turns the agents' own hook settings into a hooks.toml.
 
@@ -25,152 +24,17 @@ pub mod gemini;
 pub mod import;
 mod plan;
 
-use std::fmt;
 use std::path::PathBuf;
 
 use serde_json::{Map, Value};
 
 use crate::config::ConfigError;
-use crate::event::{Answers, Event, EventSpec, ToolCall, catalog};
+use crate::event::{Event, ToolCall, catalog};
 use crate::outcome::{Block, Decision, Notice, Outcome};
-use crate::verdict::{Answer, HookFailure, Verdict};
+use crate::verdict::HookFailure;
 
+pub use crate::dialect::{AgentEventSpec, AgentFormat, BlockAs, ContextAs};
 pub use plan::Plan;
-
-/// The agent whose hook protocol `agent-hook` speaks.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum AgentFormat {
-    /// Claude Code: snake_case JSON with `hook_event_name`; answers in `hookSpecificOutput`
-    /// and top-level `decision`.
-    Claude,
-    /// GitHub Copilot CLI: camelCase JSON without an event name (the settings entry passes
-    /// `--event`); flat answers (`permissionDecision`, `modifiedArgs`, `additionalContext`).
-    Copilot,
-    /// Gemini CLI: snake_case JSON with its own event names (`BeforeTool`, ...); answers in
-    /// `decision: "deny"` and `hookSpecificOutput`.
-    Gemini,
-}
-
-impl AgentFormat {
-    /// Every format, with its command-line spelling.
-    pub const ALL: [(AgentFormat, &'static str); 3] = [
-        (AgentFormat::Claude, "claude"),
-        (AgentFormat::Copilot, "copilot"),
-        (AgentFormat::Gemini, "gemini"),
-    ];
-
-    /// `claude`, `copilot` or `gemini`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            AgentFormat::Claude => "claude",
-            AgentFormat::Copilot => "copilot",
-            AgentFormat::Gemini => "gemini",
-        }
-    }
-
-    /// The format spelled `name`.
-    pub fn from_name(name: &str) -> Option<AgentFormat> {
-        AgentFormat::ALL
-            .iter()
-            .find(|(_, spelled)| *spelled == name)
-            .map(|(format, _)| *format)
-    }
-
-    /// The agent's product name, for messages.
-    pub fn agent(self) -> &'static str {
-        match self {
-            AgentFormat::Claude => "Claude Code",
-            AgentFormat::Copilot => "Copilot CLI",
-            AgentFormat::Gemini => "Gemini CLI",
-        }
-    }
-
-    fn events(self) -> &'static [AgentEventSpec] {
-        match self {
-            AgentFormat::Claude => &claude::EVENTS,
-            AgentFormat::Copilot => &copilot::EVENTS,
-            AgentFormat::Gemini => &gemini::EVENTS,
-        }
-    }
-
-    /// What this agent reads on the event hookhost calls `name` (a custom event's name is the
-    /// agent's own).
-    pub fn spec(self, name: &str) -> &'static AgentEventSpec {
-        self.events()
-            .iter()
-            .find(|spec| spec.hookhost == name)
-            .unwrap_or(match self {
-                AgentFormat::Claude => &claude::OTHER,
-                AgentFormat::Copilot => &copilot::OTHER,
-                AgentFormat::Gemini => &gemini::OTHER,
-            })
-    }
-}
-
-impl fmt::Display for AgentFormat {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-/// How an agent hears "no" on one event.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum BlockAs {
-    /// A permission decision on a tool call: Claude's `hookSpecificOutput.permissionDecision:
-    /// "deny"`, Copilot's top-level `permissionDecision: "deny"`.
-    Permission,
-    /// A permission request's answer: Claude's `hookSpecificOutput.decision.behavior: "deny"`,
-    /// Copilot's top-level `behavior: "deny"`.
-    Behavior,
-    /// Top-level `decision`: Claude's and Copilot's `"block"`, Gemini's `"deny"`.
-    Decision,
-    /// Exit status 2 with the reason on stderr (Claude's events without a JSON block).
-    Exit2,
-    /// `continue: false`: the only way to refuse Claude Code's SessionStart.
-    EndSession,
-    /// The tool already ran: the reason goes to the model as added context (Copilot's
-    /// postToolUse).
-    Context,
-    /// The agent cannot be refused here; a block is reported on stderr.
-    Nothing,
-}
-
-/// How an agent takes added context for the model on one event.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ContextAs {
-    /// `hookSpecificOutput.additionalContext` (Claude, Gemini).
-    Specific,
-    /// Top-level `additionalContext` (Copilot).
-    TopLevel,
-    /// Exit status 2 with the context on stdout (Copilot's postToolUseFailure).
-    Exit2Stdout,
-    /// Not at all.
-    Nothing,
-}
-
-/// One event of an agent: its name on both sides, and what the agent reads from an answer.
-#[derive(Debug)]
-pub struct AgentEventSpec {
-    /// The agent's name for the event (`BeforeTool`, `preToolUse`, `PreToolUse`).
-    pub agent: &'static str,
-    /// hookhost's name: a built-in event of the catalog, or a custom one.
-    pub hookhost: &'static str,
-    /// How a block is said.
-    pub block: BlockAs,
-    /// The agent can ask its user (Claude and Copilot `permissionDecision: "ask"`, Gemini
-    /// `decision: "ask"`).
-    pub ask: bool,
-    /// The agent takes an explicit permission (`allow`).
-    pub approve: bool,
-    /// The agent applies a rewritten tool input.
-    pub rewrite: bool,
-    /// How context for the model is said.
-    pub context: ContextAs,
-    /// The agent stops on request (`continue: false`; Copilot's permissionRequest `interrupt`).
-    pub stop: bool,
-    /// The agent shows a message to its user (`systemMessage`).
-    pub message: bool,
-}
 
 /// Why the agent's event could not be read.
 #[derive(Debug, thiserror::Error)]
@@ -429,48 +293,6 @@ fn unrunnable(
             .push_str(&format!("hookhost: {by}: {problem}\n"));
     }
     reply
-}
-
-/// Drops from `verdict` what the catalog says `event` cannot take, with a note: an agent's
-/// script may answer something its agent reads on an event where hookhost's model has no such
-/// answer (Copilot's notification `additionalContext`); that must not fail the hook.
-pub(crate) fn fit_catalog(mut verdict: Verdict, spec: &EventSpec, event: &str) -> Verdict {
-    let mut dropped = Vec::new();
-    let refused = |flag: Answers| !spec.answers.allows(flag);
-    let answer_flag = match &verdict.answer {
-        Answer::Allow => None,
-        Answer::Approve => Some(Answers::APPROVE),
-        Answer::Warn(_) => Some(Answers::WARN),
-        Answer::Ask(_) => Some(Answers::ASK),
-        Answer::Block(_) => Some(Answers::BLOCK),
-    };
-    if answer_flag.is_some_and(refused) {
-        dropped.push(verdict.answer.kind().to_string());
-        verdict.answer = Answer::Allow;
-    }
-    if verdict.updated_input.is_some() && refused(Answers::REWRITE) {
-        dropped.push("an updated input".to_string());
-        verdict.updated_input = None;
-    }
-    if verdict.context.is_some() && refused(Answers::CONTEXT) {
-        dropped.push("context".to_string());
-        verdict.context = None;
-    }
-    if verdict.stop.is_some() && refused(Answers::STOP) {
-        dropped.push("a stop".to_string());
-        verdict.stop = None;
-    }
-    if !dropped.is_empty() {
-        let note = format!(
-            "ignored {} (a {event} hook cannot answer that in hookhost)",
-            dropped.join(", ")
-        );
-        verdict.note = Some(match verdict.note.take() {
-            Some(earlier) => format!("{earlier}; {note}"),
-            None => note,
-        });
-    }
-    verdict
 }
 
 /// The JSON type of `value`, for messages.

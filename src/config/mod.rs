@@ -26,7 +26,6 @@ mod projects;
 mod source;
 mod trust;
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -35,8 +34,6 @@ pub use projects::{Ceiling, ProjectPolicy, ProjectsSpec};
 
 use crate::event::{EventSpec, Phase};
 use crate::matcher::{EventPattern, ToolMatcher};
-use crate::protocol::Protocol;
-use crate::protocol::exit_code::ExitCodes;
 
 /// The largest hooks.toml hookhost reads.
 pub const MAX_CONFIG_BYTES: u64 = 16 << 20;
@@ -317,88 +314,9 @@ pub enum OnFailure {
     Allow,
 }
 
-/// The program behind a hook.
-#[derive(Debug, Clone)]
-pub enum HookSource {
-    /// `command = "..."`, run as `bash -c`.
-    Command(CommandSpec),
-    /// `wasm = "..."`, a component run in a sandbox.
-    Wasm(WasmSpec),
-}
-
-impl HookSource {
-    /// "command" or "wasm", for tables.
-    pub fn kind(&self) -> &'static str {
-        match self {
-            HookSource::Command(_) => "command",
-            HookSource::Wasm(_) => "wasm",
-        }
-    }
-}
-
-/// A WebAssembly component hook and what its sandbox grants.
-#[derive(Debug, Clone)]
-pub struct WasmSpec {
-    /// The component file as written in hooks.toml (relative to the config file's directory).
-    pub path: PathBuf,
-    /// What the sandbox lets the hook see and use.
-    pub grants: Grants,
-    /// The `[hooks.config]` table, as JSON; an empty object when absent.
-    pub config: serde_json::Value,
-    /// `sha256 = "..."`: the file must have exactly this digest.
-    pub sha256: Option<String>,
-}
-
-/// Default `max_memory_mb` of a wasm hook.
-pub const DEFAULT_MAX_MEMORY_MB: u32 = 64;
-/// The largest `max_memory_mb` accepted.
-pub const MAX_MEMORY_MB_LIMIT: u32 = 4096;
-
-/// What a wasm hook may see and use. Nothing by default.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Grants {
-    /// Directories preopened read-only, as written (relative paths resolve against the
-    /// runner's cwd). The guest sees each at the same absolute path as the host.
-    pub read: Vec<PathBuf>,
-    /// Directories preopened read-write.
-    pub write: Vec<PathBuf>,
-    /// Host variables passed through by name (`env = ["NAME", ...]`).
-    pub env_inherit: Vec<String>,
-    /// Variables set to given values (`env = { NAME = "value" }`).
-    pub env_set: BTreeMap<String, String>,
-    /// The instance's total linear memory, in MiB.
-    pub max_memory_mb: u32,
-    /// A deterministic instruction budget per call, if any.
-    pub fuel: Option<u64>,
-}
-
-impl Default for Grants {
-    fn default() -> Grants {
-        Grants {
-            read: Vec::new(),
-            write: Vec::new(),
-            env_inherit: Vec::new(),
-            env_set: BTreeMap::new(),
-            max_memory_mb: DEFAULT_MAX_MEMORY_MB,
-            fuel: None,
-        }
-    }
-}
-
-/// A `bash -c` hook.
-#[derive(Debug, Clone)]
-pub struct CommandSpec {
-    /// The command line given to `bash -c`.
-    pub command: String,
-    /// How it reads the event and answers.
-    pub protocol: Protocol,
-    /// `exit_codes` (exit-code protocol): what each exit status means.
-    pub exit_codes: ExitCodes,
-    /// Variables added to the inherited environment.
-    pub env: BTreeMap<String, String>,
-    /// Working directory; relative paths resolve against the runner's cwd.
-    pub cwd: Option<PathBuf>,
-}
+pub use crate::source::{
+    CommandSpec, DEFAULT_MAX_MEMORY_MB, Grants, HookSource, MAX_MEMORY_MB_LIMIT, WasmSpec,
+};
 
 #[cfg(test)]
 mod tests;

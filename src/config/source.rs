@@ -285,7 +285,7 @@ fn parse_exit_codes(
 /// is prepared, whatever its source.)
 fn check_wasm_source(path: &str) -> Result<(), String> {
     #[cfg(feature = "wasm")]
-    return crate::oci::check_wasm_source(path);
+    return crate::source::check_wasm_source(path);
     #[cfg(not(feature = "wasm"))]
     {
         let _ = path;

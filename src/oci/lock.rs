@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::reference::{Digest, OciReference};
+use crate::source::reference::{Digest, OciReference};
 
 /// The lock file's name, in the configuration file's directory.
 pub const LOCK_FILE: &str = "hooks.lock";

@@ -6,18 +6,9 @@ use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
 use super::lock::{LockFile, LockLookup};
-use super::reference::{OciReference, is_oci};
 use super::store::{BlobState, Store};
-use crate::config::WasmSpec;
-
-/// Checks a hooks.toml `wasm` value that is a registry reference; file paths pass. The error is
-/// a message for a configuration problem.
-pub(crate) fn check_wasm_source(wasm: &str) -> Result<(), String> {
-    if is_oci(wasm) {
-        OciReference::parse(wasm).map_err(|error| error.to_string())?;
-    }
-    Ok(())
-}
+use crate::source::WasmSpec;
+use crate::source::reference::{OciReference, is_oci};
 
 /// The spec of a wasm hook with its file resolved: a path is returned as it is; an `oci://`
 /// reference becomes the store file of the digest hooks.lock pins it to, after checking that
@@ -100,7 +91,7 @@ pub(crate) fn locked_file(wasm: &str, config_dir: &Path, store: &Store) -> Resul
 mod tests {
     use super::*;
     use crate::oci::lock::LockedBundle;
-    use crate::oci::reference::Digest;
+    use crate::source::reference::Digest;
 
     const REFERENCE: &str = "oci://r.io/team/guard:1.0.0";
 

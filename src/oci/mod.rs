@@ -9,7 +9,8 @@
 //!                                        (sha256 pin, signatures, [trust], compile cache)
 //! ```
 //!
-//! - [`reference`]: `oci://REGISTRY/REPOSITORY[:TAG][@sha256:…]`, parsed and validated.
+//! - [`reference`] (a hook source, in `source`): `oci://REGISTRY/REPOSITORY[:TAG][@sha256:…]`,
+//!   parsed and validated.
 //! - [`lock`]: the `hooks.lock` format.
 //! - [`store`]: the content-addressed store pulled bundles live in.
 //! - `registry` (cargo feature `oci`, on by default): the network client behind `hookhost
@@ -18,23 +19,25 @@
 
 pub mod lock;
 mod locked;
-pub mod reference;
 #[cfg(feature = "oci")]
 pub mod registry;
 pub mod store;
 
+/// `oci://` references are hook sources, parsed in [`crate::source::reference`]; this path stays
+/// for embedders.
+pub use crate::source::reference;
+pub use crate::source::reference::{Digest, OciReference, ReferenceError, SCHEME, is_oci};
 pub use lock::{LOCK_FILE, LockError, LockFile, LockLookup, LockedBundle};
-pub use reference::{Digest, OciReference, ReferenceError, SCHEME, is_oci};
 pub use store::{BlobState, STORE_DIR_ENV, Store, StoreError};
 
-pub(crate) use locked::{check_wasm_source, locked_wasm_spec};
+pub(crate) use locked::locked_wasm_spec;
 
 /// The registry references of a configuration's wasm hooks, in declaration order and without
 /// repeats: what `hookhost lock` pins. Disabled hooks count, since loading prepares them too.
 pub fn config_references(config: &crate::Config) -> Vec<OciReference> {
     let mut references: Vec<OciReference> = Vec::new();
     for hook in &config.hooks {
-        if let crate::config::HookSource::Wasm(wasm) = &hook.source
+        if let crate::source::HookSource::Wasm(wasm) = &hook.source
             && let Some(text) = wasm.path.to_str().filter(|path| is_oci(path))
             && let Ok(reference) = OciReference::parse(text)
             && !references.contains(&reference)

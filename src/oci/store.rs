@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 
 use sha2::{Digest as _, Sha256};
 
-use super::reference::Digest;
+use crate::source::reference::Digest;
 
 /// The environment variable that moves the store.
 pub const STORE_DIR_ENV: &str = "HOOKHOST_STORE_DIR";

@@ -7,7 +7,7 @@
 //! the event's other fields in camelCase (`transcriptPath`, ...; `stop_hook_active` and
 //! `notification_type` stay snake_case, as Copilot sends them).
 //!
-//! The answer, as Copilot reads it (`agent::copilot::EVENTS` says what it reads per event):
+//! The answer, as Copilot reads it (`dialect::copilot::EVENTS` says what it reads per event):
 //! - exit 0: stdout, less `{"type":"progress",...}` lines, is one JSON object; empty or
 //!   unparseable output is "no output" (the default behaviour), as in Copilot;
 //! - exit 2: on preToolUse and permissionRequest a deny (with the JSON's reason, else stderr);
@@ -21,8 +21,8 @@ use serde::ser::SerializeMap as _;
 use serde_json::Value;
 
 use super::{HookEvent, ProcessOutput};
-use crate::agent::copilot::camel_key;
-use crate::agent::{AgentFormat, BlockAs, ContextAs, fit_catalog};
+use crate::dialect::copilot::camel_key;
+use crate::dialect::{AgentEventSpec, AgentFormat, BlockAs, ContextAs, fit_catalog};
 use crate::verdict::{Answer, HookFailure, Verdict};
 
 /// The stdin JSON of a Copilot CLI hook.
@@ -158,7 +158,7 @@ fn parse_stdout(stdout: &str) -> (Option<Output>, Option<String>) {
 }
 
 /// What Copilot reads from `json` on this event, and nothing else.
-fn read(spec: &crate::agent::AgentEventSpec, json: Output) -> Verdict {
+fn read(spec: &AgentEventSpec, json: Output) -> Verdict {
     let mut verdict = Verdict::allow();
     match spec.block {
         BlockAs::Permission => {

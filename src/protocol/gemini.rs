@@ -5,7 +5,7 @@
 //! `BeforeTool` for PreToolUse, ...), `timestamp` (ISO 8601), then `tool_name` and `tool_input`
 //! for tool events, `tool_response` for PostToolUse, and the event's other fields.
 //!
-//! The answer, as Gemini reads it (`agent::gemini::EVENTS` says what it reads per event):
+//! The answer, as Gemini reads it (`dialect::gemini::EVENTS` says what it reads per event):
 //! - exit 0: stdout is JSON (a JSON string holding JSON too): `decision` (`deny`/`block`
 //!   refuse with `stopReason` or `reason`, `ask`, `allow`), `continue: false`, `systemMessage`,
 //!   `hookSpecificOutput.additionalContext`, and `hookSpecificOutput.tool_input`, merged over
@@ -20,8 +20,8 @@ use serde::ser::SerializeMap as _;
 use serde_json::{Map, Value, json};
 
 use super::{HookEvent, ProcessOutput};
-use crate::agent::gemini::agent_name;
-use crate::agent::{AgentEventSpec, AgentFormat, BlockAs, ContextAs, fit_catalog};
+use crate::dialect::gemini::agent_name;
+use crate::dialect::{AgentEventSpec, AgentFormat, BlockAs, ContextAs, fit_catalog};
 use crate::verdict::{Answer, HookFailure, Verdict};
 
 /// Answers from the agent's other hook points that hookhost's model has no place for.

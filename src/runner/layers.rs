@@ -16,13 +16,13 @@
 
 use std::path::{Path, PathBuf};
 
+use super::Runtime;
 use super::prepare::{WasmRuntime, check_ceiling, prepare, trust_store};
 use super::{HookRunner, RunnerOptions};
 use crate::approvals::Approvals;
 use crate::config::{
     Config, ConfigError, ConfigProblem, HookSource, HookSpec, Layer, ProjectPolicy, ProjectsSpec,
 };
-use super::Runtime;
 
 /// The configuration files of one agent session, by layer.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

@@ -10,11 +10,11 @@ use std::path::Path;
 use std::sync::Arc;
 
 use super::RunnerOptions;
+use super::Runtime;
 #[cfg(feature = "wasm")]
 use crate::bundle::{TrustStore, TrustedKey};
 use crate::command::CommandHook;
 use crate::config::{Config, ConfigProblem, HookSource, HookSpec, TrustSpec, WasmSpec};
-use super::Runtime;
 #[cfg(feature = "wasm")]
 use crate::wasm::{CacheMode, CompileCache, WasmEngine, WasmHook};
 

@@ -7,7 +7,7 @@ use serde_json::Value;
 use super::{
     Found, Hook, Matcher, check_matcher, env_pairs, is_hookhost, seconds_to_ms, shell_join,
 };
-use crate::agent::copilot::event as copilot_event;
+use crate::dialect::copilot::event as copilot_event;
 
 /// Copilot's events whose `matcher` it compares, and with what (all of which hookhost compares
 /// too: the tool's name, SubagentStart's `agent_type` (copied from `agentName`), `trigger`,

@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use oci_client::manifest::{OciDescriptor, OciImageManifest, OciManifest};
 use serde::{Deserialize, Serialize};
 
-use super::super::reference::Digest;
+use crate::source::reference::Digest;
 
 /// The manifest's media type.
 pub const MANIFEST_MEDIA_TYPE: &str = "application/vnd.oci.image.manifest.v1+json";

@@ -16,11 +16,7 @@ use docker_credential::{CredentialRetrievalError, DockerCredential};
 use oci_client::secrets::RegistryAuth;
 
 use super::error::RegistryError;
-
-/// The variable holding the registry user name, for CI.
-pub const USERNAME_ENV: &str = "HOOKHOST_REGISTRY_USERNAME";
-/// The variable holding the registry password or token, for CI.
-pub const PASSWORD_ENV: &str = "HOOKHOST_REGISTRY_PASSWORD";
+use super::{PASSWORD_ENV, USERNAME_ENV};
 
 /// Credentials for one registry, and where they came from (for messages; never the secret).
 #[derive(Debug, Clone)]

@@ -3,9 +3,9 @@
 
 use oci_client::errors::{OciDistributionError, OciErrorCode};
 
-use super::super::reference::{Digest, OciReference};
 use super::super::store::StoreError;
-use super::auth::{PASSWORD_ENV, USERNAME_ENV};
+use super::{PASSWORD_ENV, USERNAME_ENV};
+use crate::source::reference::{Digest, OciReference};
 
 /// Why a push, pull or lock failed. None of them leaves a partial file in the store.
 #[derive(Debug, thiserror::Error)]

@@ -24,15 +24,20 @@ pub use artifact::{
     CONFIG_MEDIA_TYPE, ComponentWorld, LAYER_MEDIA_TYPE, MANIFEST_MEDIA_TYPE, WasmConfig,
     annotations, component_world,
 };
-pub use auth::{PASSWORD_ENV, USERNAME_ENV};
 pub use error::RegistryError;
 pub use sync::{LockStatus, LockUpdate, LockUpdateError, LockedReference, update_lock};
 
-use super::reference::{Digest, OciReference};
 use super::store::{BlobState, Store, StoreError};
+use crate::source::reference::{Digest, OciReference};
 use artifact::not_a_component;
 use auth::Credentials;
 use error::Attempt;
+
+// The credential lookup (`auth`) reads them; the errors (`error`) tell the user to set them.
+/// The variable holding the registry user name, for CI.
+pub const USERNAME_ENV: &str = "HOOKHOST_REGISTRY_USERNAME";
+/// The variable holding the registry password or token, for CI.
+pub const PASSWORD_ENV: &str = "HOOKHOST_REGISTRY_PASSWORD";
 
 /// Talks to registries. One per command; connections and credentials are reused per registry.
 pub struct RegistryClient {

@@ -8,9 +8,9 @@
 use std::path::{Path, PathBuf};
 
 use super::super::lock::{LockError, LockFile, LockLookup, LockedBundle};
-use super::super::reference::OciReference;
 use super::super::store::Store;
 use super::{RegistryClient, RegistryError};
+use crate::source::reference::OciReference;
 
 /// What `hookhost lock` did with one reference.
 #[derive(Debug, Clone, PartialEq, Eq)]
