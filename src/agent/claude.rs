@@ -130,7 +130,7 @@ pub(super) fn render(spec: &AgentEventSpec, plan: &mut Plan) -> AgentReply {
 mod tests {
     use serde_json::json;
 
-    use super::super::tests_support::{assert_reply, outcome, reply};
+    use super::super::test_support::{assert_reply, outcome, reply};
     use super::*;
     use crate::Verdict;
 

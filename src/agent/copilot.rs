@@ -145,7 +145,7 @@ mod tests {
     use serde_json::json;
 
     use super::super::parse_event;
-    use super::super::tests_support::{assert_reply, outcome, reply};
+    use super::super::test_support::{assert_reply, outcome, reply};
     use super::*;
     use crate::Verdict;
 
@@ -194,20 +194,6 @@ mod tests {
             let got: Vec<&str> = parsed.fields.iter().map(|(k, _)| k.as_str()).collect();
             assert_eq!(got, fields, "{name}");
         }
-    }
-
-    #[test]
-    fn keys_convert_both_ways() {
-        for (camel, snake) in [
-            ("sessionId", "session_id"),
-            ("transcriptPath", "transcript_path"),
-            ("cwd", "cwd"),
-            ("agentDisplayName", "agent_display_name"),
-        ] {
-            assert_eq!(snake_key(camel), snake);
-            assert_eq!(camel_key(snake), camel);
-        }
-        assert_eq!(camel_key("stop_hook_active"), "stop_hook_active");
     }
 
     #[test]

@@ -115,7 +115,7 @@ mod tests {
     use serde_json::json;
 
     use super::super::parse_event;
-    use super::super::tests_support::{assert_reply, outcome, reply};
+    use super::super::test_support::{assert_reply, outcome, reply};
     use super::*;
     use crate::Verdict;
 

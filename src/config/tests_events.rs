@@ -4,6 +4,7 @@
 
 use super::*;
 use crate::event::Phase;
+use crate::protocol::Protocol;
 
 fn parse(text: &str) -> Result<Config, ConfigError> {
     Config::parse(text, "hooks.toml")

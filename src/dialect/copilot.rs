@@ -159,3 +159,22 @@ pub(crate) fn camel_key(key: &str) -> String {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_convert_both_ways() {
+        for (camel, snake) in [
+            ("sessionId", "session_id"),
+            ("transcriptPath", "transcript_path"),
+            ("cwd", "cwd"),
+            ("agentDisplayName", "agent_display_name"),
+        ] {
+            assert_eq!(snake_key(camel), snake);
+            assert_eq!(camel_key(snake), camel);
+        }
+        assert_eq!(camel_key("stop_hook_active"), "stop_hook_active");
+    }
+}

@@ -162,15 +162,4 @@ mod tests {
             assert!(message.contains(&expected), "{name}: {message}");
         }
     }
-
-    #[test]
-    fn reference_form_is_checked_at_parse_time() {
-        assert_eq!(check_wasm_source("hooks/guard.wasm"), Ok(()));
-        assert_eq!(check_wasm_source(REFERENCE), Ok(()));
-        assert_eq!(
-            check_wasm_source("oci://r.io/team/guard").unwrap_err(),
-            "`oci://r.io/team/guard` is not a valid OCI reference: it names no version: add a \
-             tag, like :1.2.0, or a digest, like @sha256:<64 hex digits>"
-        );
-    }
 }

@@ -6,7 +6,7 @@
 use wasmtime::Store;
 
 use super::bindings::v0_1::{handler, types};
-use super::store::CallState;
+use super::call_state::CallState;
 use crate::event::{Phase, StopReason, ToolCall};
 use crate::matcher::EventPattern;
 use crate::outcome::Decision;

@@ -21,8 +21,8 @@ use wasmtime::Engine;
 use wasmtime::component::types::ComponentItem;
 use wasmtime::component::{Component, Linker, ResourceType};
 
+use super::call_state::CallState;
 use super::inspect;
-use super::store::CallState;
 
 /// A guest called a function of a denied interface. Raised as a trap from the stub; the call
 /// reports it as `trapped: ...` with this message.

@@ -19,9 +19,9 @@ use wasmtime_wasi::{cli::WasiCli, clocks::WasiClocks, filesystem::WasiFilesystem
 
 use super::bindings::{v0_1, v0_2};
 use super::cache::CompileCache;
+use super::call_state::CallState;
 use super::fs::SandboxedFilesystem;
 use super::limits::{BoundedPoll, BoundedRandom};
-use super::store::CallState;
 use crate::config::MAX_MEMORY_MB_LIMIT;
 
 /// Epoch period: a deadline fires at most one tick (plus scheduling) after `timeout_ms`, well

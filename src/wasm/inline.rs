@@ -12,7 +12,7 @@ use wasmtime::Engine;
 use wasmtime::component::{Component, HasSelf, Linker};
 
 use super::bindings::v0_2;
-use super::store::CallState;
+use super::call_state::CallState;
 use super::{denied, inspect};
 
 /// The guest called an import the calling thread does not provide: the attempt stops, and the

@@ -18,19 +18,22 @@
 
 mod bindings;
 mod cache;
+mod call_state;
 mod compat;
 mod core_module;
 mod denied;
 mod engine;
 mod fs;
+mod handle;
 mod hook;
 mod info;
 mod inline;
 mod inspect;
 mod limits;
+mod load;
 mod output;
 mod stack;
-mod store;
+mod trap;
 
 pub(crate) use cache::CompileCache;
 pub use cache::{CacheMode, CacheOutcome};
