@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use anyhow::{Context as _, Result, bail};
 use hookhost::oci::registry::{self, LockStatus, RegistryClient};
-use hookhost::oci::{LockFile, OciReference, Store};
+use hookhost::oci::{BlobStore, LockFile, OciReference};
 
 use super::ConfigArgs;
 
@@ -61,8 +61,8 @@ fn parse_reference(text: &str) -> Result<OciReference> {
     Ok(OciReference::parse(text)?)
 }
 
-fn open_store() -> Result<Store> {
-    Ok(Store::open_default()?)
+fn open_store() -> Result<BlobStore> {
+    Ok(BlobStore::open_default()?)
 }
 
 pub async fn push(args: PushArgs) -> Result<ExitCode> {
@@ -145,7 +145,7 @@ pub async fn pull(args: PullArgs) -> Result<ExitCode> {
     if let Some(output) = &args.output {
         let bytes = std::fs::read(&fetched.path)
             .with_context(|| format!("cannot read {}", fetched.path.display()))?;
-        hookhost::oci::store::write_file_atomically(output, &bytes)
+        hookhost::oci::blobs::write_file_atomically(output, &bytes)
             .with_context(|| format!("cannot write {}", output.display()))?;
         println!("wrote {}", output.display());
     }

@@ -25,6 +25,7 @@ mod parse;
 mod projects;
 mod source;
 mod trust;
+mod when;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;

@@ -140,7 +140,7 @@ impl LockFile {
 
     /// Writes the lock to `path` atomically.
     pub fn write(&self, path: &Path) -> Result<(), LockError> {
-        super::store::write_file_atomically(path, self.to_text().as_bytes()).map_err(|source| {
+        super::blobs::write_file_atomically(path, self.to_text().as_bytes()).map_err(|source| {
             LockError::Io {
                 action: "write",
                 path: path.to_path_buf(),

@@ -5,8 +5,8 @@
 use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
+use super::blobs::{BlobState, BlobStore};
 use super::lock::{LockFile, LockLookup};
-use super::store::{BlobState, Store};
 use crate::source::WasmSpec;
 use crate::source::reference::{OciReference, is_oci};
 
@@ -24,7 +24,7 @@ pub(crate) fn locked_wasm_spec<'s>(
     let Some(wasm) = spec.path.to_str().filter(|path| is_oci(path)) else {
         return Ok(Cow::Borrowed(spec));
     };
-    let store = Store::open_default().map_err(|error| error.to_string())?;
+    let store = BlobStore::open_default().map_err(|error| error.to_string())?;
     let path = locked_file(wasm, config_dir, &store)?;
     Ok(Cow::Owned(WasmSpec {
         path,
@@ -33,7 +33,11 @@ pub(crate) fn locked_wasm_spec<'s>(
 }
 
 /// The store file of a locked reference, checked against its digest.
-pub(crate) fn locked_file(wasm: &str, config_dir: &Path, store: &Store) -> Result<PathBuf, String> {
+pub(crate) fn locked_file(
+    wasm: &str,
+    config_dir: &Path,
+    store: &BlobStore,
+) -> Result<PathBuf, String> {
     let reference = OciReference::parse(wasm).map_err(|error| error.to_string())?;
     let lock_path = LockFile::path_in(config_dir);
     let lock = LockFile::read(&lock_path)
@@ -97,7 +101,7 @@ mod tests {
 
     struct Setup {
         config_dir: tempfile::TempDir,
-        store: Store,
+        store: BlobStore,
         _store_dir: tempfile::TempDir,
         bytes: Vec<u8>,
     }
@@ -105,7 +109,7 @@ mod tests {
     fn setup(lock: Option<&str>, stored: Option<&[u8]>) -> Setup {
         let config_dir = tempfile::tempdir().unwrap();
         let store_dir = tempfile::tempdir().unwrap();
-        let store = Store::at(store_dir.path());
+        let store = BlobStore::at(store_dir.path());
         let bytes = b"\0asm\x0d\0\x01\0 a component".to_vec();
         let digest = Digest::of(&bytes);
         if let Some(reference) = lock {

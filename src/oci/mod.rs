@@ -12,23 +12,33 @@
 //! - [`reference`] (a hook source, in `source`): `oci://REGISTRY/REPOSITORY[:TAG][@sha256:…]`,
 //!   parsed and validated.
 //! - [`lock`]: the `hooks.lock` format.
-//! - [`store`]: the content-addressed store pulled bundles live in.
+//! - [`blobs`]: the content-addressed [`BlobStore`] pulled bundles live in.
 //! - `registry` (cargo feature `oci`, on by default): the network client behind `hookhost
 //!   push`, `pull` and `lock`. Loading a configuration never needs it, so an embedder can build
 //!   hookhost without it and still run locked bundles that the CLI fetched.
 
+pub mod blobs;
 pub mod lock;
 mod locked;
 #[cfg(feature = "oci")]
 pub mod registry;
-pub mod store;
 
 /// `oci://` references are hook sources, parsed in [`crate::source::reference`]; this path stays
 /// for embedders.
 pub use crate::source::reference;
 pub use crate::source::reference::{Digest, OciReference, ReferenceError, SCHEME, is_oci};
+pub use blobs::{BlobState, BlobStore, BlobStoreError, STORE_DIR_ENV};
 pub use lock::{LOCK_FILE, LockError, LockFile, LockLookup, LockedBundle};
-pub use store::{BlobState, STORE_DIR_ENV, Store, StoreError};
+
+/// The blob store's module by its earlier name.
+#[doc(hidden)]
+pub use blobs as store;
+/// [`BlobStore`] by its earlier name ("store" also names wasmtime's per-call `Store`).
+#[deprecated(since = "0.1.0", note = "renamed to `BlobStore`")]
+pub type Store = BlobStore;
+/// [`BlobStoreError`] by its earlier name.
+#[deprecated(since = "0.1.0", note = "renamed to `BlobStoreError`")]
+pub type StoreError = BlobStoreError;
 
 pub(crate) use locked::locked_wasm_spec;
 

@@ -3,7 +3,7 @@
 
 use oci_client::errors::{OciDistributionError, OciErrorCode};
 
-use super::super::store::StoreError;
+use super::super::blobs::BlobStoreError;
 use super::{PASSWORD_ENV, USERNAME_ENV};
 use crate::source::reference::{Digest, OciReference};
 
@@ -144,7 +144,7 @@ pub enum RegistryError {
         reference: String,
         /// The store's error.
         #[source]
-        source: StoreError,
+        source: BlobStoreError,
     },
 }
 

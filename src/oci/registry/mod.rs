@@ -3,7 +3,7 @@
 //! podman's and docker's files (in that order; see [`USERNAME_ENV`]), HTTPS everywhere except
 //! for loopback registries or with `plain_http`.
 //!
-//! Downloads stream into the [`Store`] through a digest-checked temp file, so a cut or wrong
+//! Downloads stream into the [`BlobStore`] through a digest-checked temp file, so a cut or wrong
 //! download never leaves a blob behind.
 
 mod artifact;
@@ -27,7 +27,7 @@ pub use artifact::{
 pub use error::RegistryError;
 pub use sync::{LockStatus, LockUpdate, LockUpdateError, LockedReference, update_lock};
 
-use super::store::{BlobState, Store, StoreError};
+use super::blobs::{BlobState, BlobStore, BlobStoreError};
 use crate::source::reference::{Digest, OciReference};
 use artifact::not_a_component;
 use auth::Credentials;
@@ -245,9 +245,9 @@ impl RegistryClient {
         reference: &OciReference,
         wasm: &Digest,
         size: u64,
-        store: &Store,
+        store: &BlobStore,
     ) -> Result<Fetched, RegistryError> {
-        let stored = |source: StoreError| RegistryError::Store {
+        let stored = |source: BlobStoreError| RegistryError::Store {
             reference: reference.to_string(),
             source,
         };
@@ -314,7 +314,7 @@ impl RegistryClient {
     pub async fn pull(
         &self,
         reference: &OciReference,
-        store: &Store,
+        store: &BlobStore,
     ) -> Result<(Resolved, Fetched), RegistryError> {
         let resolved = self.resolve(reference).await?;
         let fetched = self

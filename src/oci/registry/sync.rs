@@ -7,8 +7,8 @@
 
 use std::path::{Path, PathBuf};
 
+use super::super::blobs::BlobStore;
 use super::super::lock::{LockError, LockFile, LockLookup, LockedBundle};
-use super::super::store::Store;
 use super::{RegistryClient, RegistryError};
 use crate::source::reference::OciReference;
 
@@ -68,7 +68,7 @@ pub async fn update_lock(
     references: &[OciReference],
     lock_path: &Path,
     client: &RegistryClient,
-    store: &Store,
+    store: &BlobStore,
     update: bool,
 ) -> Result<LockUpdate, LockUpdateError> {
     let (previous, replaced_invalid) = match LockFile::read(lock_path) {

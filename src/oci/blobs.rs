@@ -5,7 +5,7 @@
 //! right or detectably wrong: every write goes to a temp file in the same directory, is checked
 //! against the expected digest, synced, and renamed into place (a rename is atomic), so a cut
 //! download or a crash leaves at most a `.tmp` file, never a half-written blob. Readers check
-//! the digest again on every load ([`Store::check`]), so a blob changed on disk is refused.
+//! the digest again on every load ([`BlobStore::check`]), so a blob changed on disk is refused.
 //!
 //! Location: `$HOOKHOST_STORE_DIR`, else `$XDG_CACHE_HOME/hookhost/store`, else
 //! `~/.cache/hookhost/store` (beside the compile cache). Everything in it can be fetched again
@@ -23,7 +23,7 @@ pub const STORE_DIR_ENV: &str = "HOOKHOST_STORE_DIR";
 
 /// Why the store could not be used.
 #[derive(Debug, thiserror::Error)]
-pub enum StoreError {
+pub enum BlobStoreError {
     /// Neither `$HOOKHOST_STORE_DIR`, `$XDG_CACHE_HOME` nor `$HOME` is set.
     #[error("no directory for the bundle store: set {STORE_DIR_ENV} (or XDG_CACHE_HOME or HOME)")]
     NoDirectory,
@@ -65,30 +65,30 @@ pub enum BlobState {
 
 /// A content-addressed store of bundles.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Store {
+pub struct BlobStore {
     dir: PathBuf,
 }
 
-impl Store {
+impl BlobStore {
     /// The store at its default location (see the module documentation), made absolute.
-    pub fn open_default() -> Result<Store, StoreError> {
+    pub fn open_default() -> Result<BlobStore, BlobStoreError> {
         let var = |name| std::env::var_os(name).filter(|value| !value.is_empty());
         let dir = var(STORE_DIR_ENV)
             .map(PathBuf::from)
             .or_else(|| var("XDG_CACHE_HOME").map(|dir| Path::new(&dir).join("hookhost/store")))
             .or_else(|| var("HOME").map(|home| Path::new(&home).join(".cache/hookhost/store")))
-            .ok_or(StoreError::NoDirectory)?;
-        let dir = std::path::absolute(&dir).map_err(|source| StoreError::Io {
+            .ok_or(BlobStoreError::NoDirectory)?;
+        let dir = std::path::absolute(&dir).map_err(|source| BlobStoreError::Io {
             action: "resolve",
             path: dir.clone(),
             source,
         })?;
-        Ok(Store { dir })
+        Ok(BlobStore { dir })
     }
 
     /// The store in `dir`.
-    pub fn at(dir: impl Into<PathBuf>) -> Store {
-        Store { dir: dir.into() }
+    pub fn at(dir: impl Into<PathBuf>) -> BlobStore {
+        BlobStore { dir: dir.into() }
     }
 
     /// The store's directory.
@@ -102,7 +102,7 @@ impl Store {
     }
 
     /// Reads the blob of `digest` and checks its bytes against the digest.
-    pub fn check(&self, digest: &Digest) -> Result<BlobState, StoreError> {
+    pub fn check(&self, digest: &Digest) -> Result<BlobState, BlobStoreError> {
         let path = self.blob_path(digest);
         let bytes = match std::fs::read(&path) {
             Ok(bytes) => bytes,
@@ -110,7 +110,7 @@ impl Store {
                 return Ok(BlobState::Missing);
             }
             Err(source) => {
-                return Err(StoreError::Io {
+                return Err(BlobStoreError::Io {
                     action: "read",
                     path,
                     source,
@@ -126,7 +126,7 @@ impl Store {
     }
 
     /// Stores `bytes` under `digest` (atomically; refused when the digest does not match).
-    pub fn write(&self, digest: &Digest, bytes: &[u8]) -> Result<PathBuf, StoreError> {
+    pub fn write(&self, digest: &Digest, bytes: &[u8]) -> Result<PathBuf, BlobStoreError> {
         let mut writer = self.writer(digest)?;
         writer.write(bytes)?;
         writer.commit()
@@ -134,10 +134,10 @@ impl Store {
 
     /// A writer for a blob that arrives in pieces. Nothing appears at the blob path until
     /// [`BlobWriter::commit`] has checked the digest; dropping the writer removes its temp file.
-    pub fn writer(&self, digest: &Digest) -> Result<BlobWriter, StoreError> {
+    pub fn writer(&self, digest: &Digest) -> Result<BlobWriter, BlobStoreError> {
         let path = self.blob_path(digest);
         let dir = path.parent().expect("a blob path has a directory");
-        std::fs::create_dir_all(dir).map_err(|source| StoreError::Io {
+        std::fs::create_dir_all(dir).map_err(|source| BlobStoreError::Io {
             action: "create",
             path: dir.to_path_buf(),
             source,
@@ -146,7 +146,7 @@ impl Store {
             .prefix(".")
             .suffix(".tmp")
             .tempfile_in(dir)
-            .map_err(|source| StoreError::Io {
+            .map_err(|source| BlobStoreError::Io {
                 action: "create a temp file in",
                 path: dir.to_path_buf(),
                 source,
@@ -162,7 +162,7 @@ impl Store {
     }
 }
 
-/// A blob being written; see [`Store::writer`].
+/// A blob being written; see [`BlobStore::writer`].
 #[derive(Debug)]
 pub struct BlobWriter {
     temp: tempfile::NamedTempFile,
@@ -178,7 +178,7 @@ const HEAD_LEN: usize = 8;
 
 impl BlobWriter {
     /// Appends `chunk` to the temp file.
-    pub fn write(&mut self, chunk: &[u8]) -> Result<(), StoreError> {
+    pub fn write(&mut self, chunk: &[u8]) -> Result<(), BlobStoreError> {
         self.hasher.update(chunk);
         self.written += chunk.len() as u64;
         if self.head.len() < HEAD_LEN {
@@ -188,7 +188,7 @@ impl BlobWriter {
         self.temp
             .as_file_mut()
             .write_all(chunk)
-            .map_err(|source| StoreError::Io {
+            .map_err(|source| BlobStoreError::Io {
                 action: "write",
                 path: self.temp.path().to_path_buf(),
                 source,
@@ -211,17 +211,17 @@ impl BlobWriter {
     }
 
     /// Checks the digest, syncs, and renames the blob into place; returns its path.
-    pub fn commit(self) -> Result<PathBuf, StoreError> {
+    pub fn commit(self) -> Result<PathBuf, BlobStoreError> {
         let actual = Digest::from_hasher(self.hasher);
         if actual != self.expected {
-            return Err(StoreError::DigestMismatch {
+            return Err(BlobStoreError::DigestMismatch {
                 expected: self.expected,
                 actual,
             });
         }
         let io = |action, path: &Path| {
             let path = path.to_path_buf();
-            move |source| StoreError::Io {
+            move |source| BlobStoreError::Io {
                 action,
                 path,
                 source,
@@ -280,7 +280,7 @@ mod tests {
     #[test]
     fn a_blob_is_stored_under_its_digest_and_checked_on_read() {
         let dir = tempfile::tempdir().unwrap();
-        let store = Store::at(dir.path());
+        let store = BlobStore::at(dir.path());
         let digest = Digest::of(b"\0asm component bytes");
         assert_eq!(store.check(&digest).unwrap(), BlobState::Missing);
         let path = store.write(&digest, b"\0asm component bytes").unwrap();
@@ -302,12 +302,12 @@ mod tests {
     #[test]
     fn wrong_or_unfinished_bytes_never_reach_the_blob_path() {
         let dir = tempfile::tempdir().unwrap();
-        let store = Store::at(dir.path());
+        let store = BlobStore::at(dir.path());
         let digest = Digest::of(b"the whole file");
 
         let error = store.write(&digest, b"other bytes").unwrap_err();
         assert!(
-            matches!(error, StoreError::DigestMismatch { .. }),
+            matches!(error, BlobStoreError::DigestMismatch { .. }),
             "{error}"
         );
         assert_eq!(temp_files(dir.path()), Vec::<String>::new());
@@ -328,7 +328,7 @@ mod tests {
     #[test]
     fn the_writer_keeps_the_header() {
         let dir = tempfile::tempdir().unwrap();
-        let store = Store::at(dir.path());
+        let store = BlobStore::at(dir.path());
         let mut writer = store.writer(&Digest::of(b"\0asm\x0d\0\x01\0rest")).unwrap();
         for chunk in [&b"\0as"[..], b"m\x0d\0", b"\x01\0rest"] {
             writer.write(chunk).unwrap();
