@@ -16,6 +16,11 @@ use crate::config::{KeySource, KeySpec};
 pub struct KeyId([u8; 8]);
 
 impl KeyId {
+    /// The id minisign prints for `key` (`signify`'s key number, as 16 hex digits).
+    pub fn of(key: &PublicKey) -> KeyId {
+        KeyId::from_slice(key.keynum())
+    }
+
     fn from_slice(bytes: &[u8]) -> KeyId {
         let mut id = [0; 8];
         id.copy_from_slice(&bytes[..8]);
@@ -71,7 +76,7 @@ impl TrustedKey {
 
     /// The key's minisign id.
     pub fn key_id(&self) -> KeyId {
-        KeyId::from_slice(self.key.keynum())
+        KeyId::of(&self.key)
     }
 }
 

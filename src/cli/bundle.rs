@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Context as _, Result, bail};
-use hookhost::bundle::{self, Metadata, TrustStore, TrustedKey};
+use hookhost::bundle::{self, KeyId, Metadata, TrustStore, TrustedKey};
 use minisign::{KeyPair, PublicKey, SecretKey, SecretKeyBox};
 use serde_json::json;
 
@@ -119,7 +119,7 @@ pub fn keygen(args: KeygenArgs) -> Result<ExitCode> {
         .into_string();
     write_new(&secret_path, secret.as_bytes(), 0o600)?;
     write_new(&public_path, public.as_bytes(), 0o644)?;
-    let key_id = key_id(&pair.pk);
+    let key_id = KeyId::of(&pair.pk).to_string();
     println!("secret key: {} (keep it secret)", secret_path.display());
     println!("public key: {} (key id {key_id})", public_path.display());
     println!(
@@ -162,7 +162,7 @@ pub fn sign(args: SignArgs) -> Result<ExitCode> {
     if args.replace_signatures {
         bytes = bundle::payload(&bytes)?;
     }
-    let id = key_id(&PublicKey::from_secret_key(&secret).map_err(|e| anyhow::anyhow!("{e}"))?);
+    let id = KeyId::of(&PublicKey::from_secret_key(&secret).map_err(|e| anyhow::anyhow!("{e}"))?);
     let comment = match &wanted {
         Some(m) => format!("hookhost bundle {} {} signed {}", m.name, m.version, now()),
         None => format!("hookhost bundle signed {}", now()),
@@ -170,7 +170,8 @@ pub fn sign(args: SignArgs) -> Result<ExitCode> {
     let signed =
         bundle::sign(&bytes, &secret, &comment).map_err(|e| anyhow::anyhow!("cannot sign: {e}"))?;
     let output = args.output.clone().unwrap_or_else(|| args.file.clone());
-    write_atomically(&output, &signed)?;
+    hookhost::oci::blobs::write_file_atomically(&output, &signed)
+        .with_context(|| format!("cannot write {}", output.display()))?;
     let count = bundle::signatures(&signed)?.len();
     println!(
         "signed {} with key {id}; it carries {count} signature{}",
@@ -473,12 +474,6 @@ fn trust_keys(config: &hookhost::Config) -> Result<Vec<TrustedKey>> {
         .collect()
 }
 
-fn key_id(public: &PublicKey) -> String {
-    let mut id = [0u8; 8];
-    id.copy_from_slice(&public.keynum()[..8]);
-    format!("{:016X}", u64::from_le_bytes(id))
-}
-
 fn now() -> String {
     humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string()
 }
@@ -494,20 +489,5 @@ fn write_new(path: &Path, bytes: &[u8], mode: u32) -> Result<()> {
         .with_context(|| format!("cannot create {}", path.display()))?;
     file.write_all(bytes)
         .with_context(|| format!("cannot write {}", path.display()))?;
-    Ok(())
-}
-
-/// Writes next to the destination and renames over it: a failure leaves the old file whole.
-fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
-    let dir = match path.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => dir,
-        _ => Path::new("."),
-    };
-    let mut tmp = tempfile::NamedTempFile::new_in(dir)
-        .with_context(|| format!("cannot write in {}", dir.display()))?;
-    std::io::Write::write_all(&mut tmp, bytes)?;
-    tmp.as_file().sync_all()?;
-    tmp.persist(path)
-        .with_context(|| format!("cannot replace {}", path.display()))?;
     Ok(())
 }

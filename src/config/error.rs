@@ -1,3 +1,6 @@
+//! What goes wrong with a configuration, located: every problem of a file with its line,
+//! column and hook, and the error that carries them.
+
 use std::fmt;
 use std::path::PathBuf;
 

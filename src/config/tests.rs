@@ -1,3 +1,6 @@
+//! hooks.toml as forgeflare writes it and as hookhost widened it: what each key means, and
+//! the located problem every mistake gets.
+
 use std::collections::BTreeMap;
 
 use super::*;

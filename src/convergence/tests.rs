@@ -1,3 +1,6 @@
+//! convergence.json as R8 describes it: appends, `final` once, atomic writes, locks between
+//! processes, and failures as warnings.
+
 use super::*;
 
 fn observation(signal: &str, iterations: usize) -> Observation {

@@ -6,6 +6,9 @@
 //! The names are Claude Code's (which Copilot CLI, Gemini CLI and Codex copied). Any other
 //! name is a custom event (Fresher's `started`, Code-Forge's `llm:pre_request`): every answer
 //! is allowed, its hooks fail open, and the agent that fires it says what each answer means.
+//!
+//! Longer than the house's ~500 lines on purpose: the table is one piece, read top to bottom
+//! beside Claude Code's hooks reference, and splitting it would split the events.
 
 use std::fmt;
 
