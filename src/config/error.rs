@@ -4,6 +4,8 @@
 use std::fmt;
 use std::path::PathBuf;
 
+use super::location::Location;
+
 /// Why a configuration could not be used.
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
@@ -95,28 +97,5 @@ impl fmt::Display for ConfigProblem {
             None => {}
         }
         f.write_str(&self.message)
-    }
-}
-
-/// A 1-based line and column (in characters) in a configuration file.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default)]
-pub struct Location {
-    /// 1-based line.
-    pub line: usize,
-    /// 1-based column, counted in characters.
-    pub column: usize,
-}
-
-impl Location {
-    /// The location of byte `offset` in `text` (for one location; many go through one
-    /// line index).
-    pub fn of_offset(text: &str, offset: usize) -> Location {
-        super::fields::LineIndex::new(text).locate(offset)
-    }
-}
-
-impl fmt::Display for Location {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:{}", self.line, self.column)
     }
 }

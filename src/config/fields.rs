@@ -7,7 +7,7 @@ use toml::Spanned;
 use toml::de::{DeTable, DeValue};
 
 use super::ConfigProblem;
-use super::Location;
+use super::location::LineIndex;
 
 /// At most this many problems of a file are reported, each located; the rest are counted.
 pub const MAX_PROBLEMS: usize = 100;
@@ -106,36 +106,6 @@ impl<'t> Problems<'t> {
             });
         }
         located
-    }
-}
-
-/// The start of every line of a text, for locating byte offsets in O(log n).
-pub(crate) struct LineIndex<'t> {
-    text: &'t str,
-    starts: Vec<usize>,
-}
-
-impl<'t> LineIndex<'t> {
-    pub(crate) fn new(text: &'t str) -> LineIndex<'t> {
-        let mut starts = vec![0];
-        starts.extend(
-            text.bytes()
-                .enumerate()
-                .filter(|(_, byte)| *byte == b'\n')
-                .map(|(i, _)| i + 1),
-        );
-        LineIndex { text, starts }
-    }
-
-    /// The 1-based line and character column of byte `offset`.
-    pub(crate) fn locate(&self, offset: usize) -> Location {
-        let offset = self.text.floor_char_boundary(offset.min(self.text.len()));
-        let line = self.starts.partition_point(|&start| start <= offset);
-        let line_start = self.starts[line - 1];
-        Location {
-            line,
-            column: self.text[line_start..offset].chars().count() + 1,
-        }
     }
 }
 

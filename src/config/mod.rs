@@ -21,6 +21,7 @@
 
 mod error;
 mod fields;
+mod location;
 mod parse;
 mod projects;
 mod source;
@@ -30,7 +31,8 @@ mod when;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-pub use error::{ConfigError, ConfigProblem, Location};
+pub use error::{ConfigError, ConfigProblem};
+pub use location::Location;
 pub use projects::{Ceiling, ProjectPolicy, ProjectsSpec};
 
 use crate::event::{EventSpec, Phase};

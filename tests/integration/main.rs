@@ -6,6 +6,7 @@
 
 #[cfg(feature = "cli")]
 mod agents;
+mod architecture;
 #[cfg(feature = "wasm")]
 mod bundle;
 #[cfg(feature = "cli")]
