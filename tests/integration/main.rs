@@ -14,6 +14,7 @@ mod cli;
 mod cli_input;
 mod command;
 mod contract;
+mod docs;
 #[cfg(feature = "wasm")]
 mod examples;
 mod forgeflare;
