@@ -1,7 +1,7 @@
 //! What a hook costs, against its alternatives, measured side by side in one run.
 //!
 //! `cargo bench --bench hooks` runs every case, then prints one table of medians and the
-//! ratios the README quotes (command/wasm, wasm/native, cold/warm load). Run it in release
+//! ratios docs/benchmarks.md quotes (command/wasm, wasm/native, cold/warm load). Run it in release
 //! (the default for `cargo bench`) on a quiet machine.
 //!
 //! Cases:

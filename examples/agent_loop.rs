@@ -1,4 +1,4 @@
-//! How an agent wires every event of its lifecycle to hookhost (the README's "Using the
+//! How an agent wires every event of its lifecycle to hookhost (docs/library.md, "Using the
 //! library"). Run it with `cargo run --example agent_loop`: it writes a small hooks.toml into a
 //! temporary directory and drives one session through it.
 

@@ -5,7 +5,7 @@
 //! `llm:pre_request`), the tool call for tool events, and the event's own payload. It answers a
 //! [`Verdict`]: allow, approve, warn, ask or block, and optionally a rewritten tool input,
 //! context for the model, a request to stop the run, a signal, a message for the user. Which
-//! event takes which answer is in hookhost's README ("Events").
+//! event takes which answer is in hookhost's docs/events.md ("Events").
 //!
 //! Parsing is lazy: a hook that does not look at the tool input or the payload never parses
 //! them, so a trivial guard costs almost nothing.

@@ -507,11 +507,11 @@ mod tests {
 
     #[test]
     fn the_readme_table_is_the_catalog() {
-        let readme = include_str!("../../README.md");
+        let readme = include_str!("../../docs/events.md");
         let table = markdown_table();
         assert!(
             readme.contains(&table),
-            "README.md's Events table is out of date; replace it with:\n{table}"
+            "docs/events.md's Events table is out of date; replace it with:\n{table}"
         );
     }
 

@@ -454,7 +454,7 @@ fn bench_times_each_hook() {
 
 #[test]
 fn new_scaffolds_a_hook_in_each_language() {
-    // Building and firing what it scaffolds is README.md's "Write a hook", followed by
+    // Building and firing what it scaffolds is docs/writing-hooks.md ("Write a hook"), followed by
     // walkthrough.rs for each language.
     let project = Project::new();
     let cases: [(&[&str], &[&str], &str); 4] = [

@@ -1,5 +1,5 @@
-//! The sandbox against hostile guests: every bound of the README's threat model, exercised by
-//! the probe doing what an attacker's component would.
+//! The sandbox against hostile guests: every bound of the threat model (docs/sandbox.md),
+//! exercised by the probe doing what an attacker's component would.
 
 use std::path::Path;
 use std::time::Duration;

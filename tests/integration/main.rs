@@ -15,6 +15,7 @@ mod cli;
 mod cli_input;
 mod command;
 mod contract;
+mod docs;
 #[cfg(feature = "wasm")]
 mod examples;
 mod forgeflare;

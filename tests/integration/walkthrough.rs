@@ -1,7 +1,7 @@
-//! The READMEs' walkthroughs, followed as written: every file they show is written, every
-//! command they show is run, and `hookhost fire` must block the force push. hook-sdk/README.md
-//! has one (`<!-- walkthrough: ... -->`); README.md's "Write a hook" has one per language
-//! (`<!-- walkthrough rust: ... -->`, `python`, `js`).
+//! The documentation's walkthroughs, followed as written: every file they show is written,
+//! every command they show is run, and `hookhost fire` must block the force push.
+//! hook-sdk/README.md has one (`<!-- walkthrough: ... -->`); docs/writing-hooks.md ("Write a
+//! hook") has one per language (`<!-- walkthrough rust: ... -->`, `python`, `js`).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -90,14 +90,14 @@ fn the_sdk_readme_walkthrough_works_as_written() {
     );
 }
 
-/// README.md's "Write a hook" for `lang`: `hookhost new`, build, fire. For Rust, hook-sdk
+/// docs/writing-hooks.md's "Write a hook" for `lang`: `hookhost new`, build, fire. For Rust, hook-sdk
 /// comes from this checkout through a `[patch.crates-io]` (what `hookhost new` scaffolds is
 /// the published version: this proves that form builds before publication); for Python and
 /// JavaScript the compilers are the ones `.ci/run` installs.
 fn write_a_hook(lang: &str, hook: &str) {
     let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let readme = std::fs::read_to_string(repo.join("README.md")).unwrap();
-    let steps = steps(&readme, &format!(" {lang}"));
+    let doc = std::fs::read_to_string(repo.join("docs/writing-hooks.md")).unwrap();
+    let steps = steps(&doc, &format!(" {lang}"));
     assert!(steps.len() >= 3, "the {lang} walkthrough lost its steps");
     let work = patched_to_checkout(repo);
     let tool = |program, dir, install| {
@@ -126,7 +126,7 @@ fn write_a_hook(lang: &str, hook: &str) {
 }
 
 /// A work directory whose `.cargo/config.toml` patches the published hook-sdk to this
-/// checkout's: what the READMEs show (`hook-sdk = "0.2"`) builds before it is published.
+/// checkout's: what the docs show (`hook-sdk = "0.2"`) builds before it is published.
 fn patched_to_checkout(repo: &Path) -> tempfile::TempDir {
     let work = tempfile::tempdir().unwrap();
     std::fs::create_dir(work.path().join(".cargo")).unwrap();
@@ -142,17 +142,17 @@ fn patched_to_checkout(repo: &Path) -> tempfile::TempDir {
 }
 
 #[test]
-fn readme_write_a_hook_in_rust() {
+fn docs_write_a_hook_in_rust() {
     write_a_hook("rust", "no-force-push");
 }
 
 #[test]
-fn readme_write_a_hook_in_python() {
+fn docs_write_a_hook_in_python() {
     write_a_hook("python", "py-guard");
 }
 
 #[test]
-fn readme_write_a_hook_in_javascript() {
+fn docs_write_a_hook_in_javascript() {
     write_a_hook("js", "js-guard");
 }
 

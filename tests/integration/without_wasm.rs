@@ -95,7 +95,7 @@ async fn an_agent_with_a_wasm_guard_and_no_wasm_feature_blocks_instead_of_skippi
         tool_iterations: 1,
     };
 
-    // The native API: the agent runs with `fail_closed`, as the README says.
+    // The native API: the agent runs with `fail_closed`, as docs/library.md says.
     let error = HookRunner::load(&path, project.options()).unwrap_err();
     let runner = HookRunner::fail_closed(error, project.options());
     let outcome = runner.pre_tool_use(call()).await;
