@@ -5,29 +5,38 @@
 //! hooks that event reaches and merges their answers by one rule.
 //!
 //! ```text
-//! hooks.toml ──load──▶ Config ──▶ HookRunner ◀── register(NativeHook)              (runner)
-//!  (config)              │            │
-//!                        │            └─fire(Event)─▶ hooks the event reaches: event pattern
-//!                        │                 (event)    + matcher, declaration order  (matcher)
-//!                        │                             ├─ command: bash -c, a protocol at the
-//!                        │                             │  edge (forgeflare, claude, exit-code)
-//!                        │                             │                  (command, protocol)
-//!                        │                             ├─ wasm: component, WASI sandbox,
-//!                        │                             │  deadline, fuel; WIT 0.2 and 0.1 (wasm)
-//!                        │                             └─ native: Rust closures     (native)
-//!                        └─ [trust]: signatures and pins checked before any compile (bundle)
-//!                                     │
+//! hooks.toml ──load──▶ Config ──layers──▶ HookRunner ◀── register(NativeHook)        (runner)
+//!  (config, source)       │                   │
+//!                         │                   └─fire(Event)─▶ hooks the event reaches: event
+//!                         │                      (event)      pattern + matcher, in
+//!                         │                                   declaration order    (matcher)
+//!                         │                    HookRequest ──┬─ command: bash -c, a protocol
+//!                         │                     (runtime)    │  at the edge (forgeflare,
+//!                         │                                  │  claude, copilot, gemini,
+//!                         │                                  │  exit-code)  (command, protocol)
+//!                         │                                  ├─ wasm: component, WASI sandbox,
+//!                         │                                  │  deadline, fuel; WIT 0.2, 0.1
+//!                         │                                  │                          (wasm)
+//!                         │                                  └─ native: Rust closures (native)
+//!                         └─ [trust]: signatures and pins checked before any compile (bundle);
+//!                            oci:// references through hooks.lock (oci)
+//!
 //!            guards (a block stops a gate event) ─▶ re-check after rewrites ─▶ observers
-//!            ─▶ answers merged: block > ask > warn > approve > allow    (verdict::merge)
-//!            ─▶ Outcome returned                                        (outcome)
-//!            ─▶ async hooks handed to the background                    (runner::background)
-//!            ─▶ effects: convergence.json                               (convergence)
+//!            ─▶ answers checked and merged: block > ask > warn > approve > allow
+//!                                                                 (verdict, outcome::merge)
+//!            ─▶ Outcome returned                                                 (outcome)
+//!            ─▶ async hooks handed to the background                 (runner::background)
+//!            ─▶ effects: convergence.json                                    (convergence)
 //! ```
 //!
 //! Events are data: the [`event::catalog`] says, per event, what a matcher compares, which
 //! answers a hook may give and how a guard's failure counts; nothing else has a case per
 //! event. Every runtime answers one question the same way (the private `runtime` module): "run
 //! this hook on this event within this budget, give me a [`Verdict`] or a [`HookFailure`]".
+//! What each agent's hook JSON looks like is [`dialect`]; [`agent`] and [`forgeflare`] are
+//! adapters at the edge. docs/architecture.md maps every module and which may use which; the
+//! tags R1 to R9 in comments are the sections of forgeflare's hook specification
+//! (docs/forgeflare.md, "Requirement tags").
 //!
 //! Two ways in:
 //! - the native API: [`HookRunner`] with [`RunnerOptions`]; [`HookRunner::fire`] takes any
@@ -52,31 +61,41 @@
 //! # Ok(()) }
 //! ```
 
-pub mod agent;
+// Below everything: events, untrusted text, a hook's answer, who is reached.
+pub mod event;
+pub mod matcher;
+pub mod text;
+pub mod verdict;
+
+// Answers merged; each agent's hook JSON; command hooks' protocols; what runs.
+pub mod dialect;
+pub mod outcome;
+mod protocol;
+pub mod source;
+
+// hooks.toml, and the provenance of what it names.
 pub mod approvals;
 #[cfg(feature = "wasm")]
 pub mod bundle;
 pub mod config;
-pub mod convergence;
-pub mod counters;
-pub mod dialect;
-pub mod event;
-pub mod forgeflare;
-pub mod matcher;
 #[cfg(feature = "wasm")]
 pub mod oci;
-pub mod outcome;
-pub mod source;
-pub mod verdict;
+
+// The runtimes, behind one seam (`runtime`).
+mod command;
+mod native;
+mod runtime;
 #[cfg(feature = "wasm")]
 pub mod wasm;
 
-mod command;
-mod native;
-mod protocol;
+// The runner, and what an agent loop keeps between events.
+pub mod convergence;
+pub mod counters;
 mod runner;
-mod runtime;
-pub mod text;
+
+// Adapters at the edge.
+pub mod agent;
+pub mod forgeflare;
 
 pub use config::{Config, ConfigError, HookSpec, Layer, OnFailure};
 pub use counters::{BlockCounters, MAX_CONSECUTIVE_BLOCKS, MAX_TOTAL_BLOCKS};

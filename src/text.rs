@@ -3,7 +3,7 @@
 //!
 //! A raw newline in a quoted key could forge a located problem line; a terminal escape could
 //! clear the screen under `hookhost check` and print "all hooks OK". Every message that quotes
-//! such text goes through [`quote`] (or [`line`] for one line of a hook's output), which
+//! such text goes through [`quote`] (or [`line()`] for one line of a hook's output), which
 //! escapes control characters and cuts what is long.
 
 use std::borrow::Cow;

@@ -101,7 +101,7 @@ fn report(sources: &[Source], dir: &Path, imported: &import::Imported, shown: &s
     }
     if !dry_run {
         eprintln!(
-            "next: `hookhost check`, then point the agent at hookhost instead (README: \"Agents\") so these hooks do not run twice"
+            "next: `hookhost check`, then point the agent at hookhost instead (docs/agents.md) so these hooks do not run twice"
         );
     }
 }

@@ -115,7 +115,7 @@ enum Command {
                             with JSON (deny, ask, allow, rewritten input, context, stop, a message), or exit 2 where the \
                             agent reads an answer only from the exit status. A configuration that does not load denies \
                             tool calls with a message naming the problem.\n\n\
-                            Settings entries (README: \"Agents\"):\n  \
+                            Settings entries (docs/agents.md):\n  \
                             Claude Code  .claude/settings.json  {\"type\": \"command\", \"command\": \"hookhost agent-hook --format claude\"}\n  \
                             Copilot CLI  .github/hooks/hookhost.json  {\"type\": \"command\", \"bash\": \"hookhost agent-hook --format copilot --event preToolUse\"}\n  \
                             Gemini CLI   .gemini/settings.json  {\"type\": \"command\", \"command\": \"hookhost agent-hook --format gemini\"}\n\n\

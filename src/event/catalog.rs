@@ -1,6 +1,6 @@
 //! Events are data: one table says, per built-in event, what its payload holds, what a
 //! `matcher` compares against, which answers a hook may give and what a block means. The
-//! runner, the config validation, the protocols and the README table all read this table; none
+//! runner, the config validation, the protocols and the table in docs/events.md all read this table; none
 //! of them has a `match` arm per event.
 //!
 //! The names are Claude Code's (which Copilot CLI, Gemini CLI and Codex copied). Any other
@@ -467,7 +467,7 @@ pub(crate) fn within_two_edits(a: &str, b: &str) -> bool {
     previous[b.len()] <= 2
 }
 
-/// The catalog as the README's "Events" table, so that the documentation cannot drift from
+/// The catalog as the "Events" table of docs/events.md, so that the documentation cannot drift from
 /// what the runner does (a test compares them).
 pub fn markdown_table() -> String {
     let mut out = String::from(

@@ -9,7 +9,7 @@
 //!                                        (sha256 pin, signatures, [trust], compile cache)
 //! ```
 //!
-//! - [`reference`] (a hook source, in `source`): `oci://REGISTRY/REPOSITORY[:TAG][@sha256:…]`,
+//! - [`mod@reference`] (a hook source, in `source`): `oci://REGISTRY/REPOSITORY[:TAG][@sha256:…]`,
 //!   parsed and validated.
 //! - [`lock`]: the `hooks.lock` format.
 //! - [`blobs`]: the content-addressed [`BlobStore`] pulled bundles live in.

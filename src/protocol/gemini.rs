@@ -48,7 +48,11 @@ fn write(
     map.serialize_entry("hook_event_name", agent_name(event.name()))?;
     match event.field("timestamp") {
         Some(stamp @ Value::String(_)) => map.serialize_entry("timestamp", stamp)?,
-        _ => map.serialize_entry("timestamp", &crate::convergence::timestamp_now())?,
+        // ISO 8601 in UTC, as Gemini sends it.
+        _ => map.serialize_entry(
+            "timestamp",
+            &humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string(),
+        )?,
     }
     if let Some(call) = view.call {
         map.serialize_entry("tool_name", call.tool)?;

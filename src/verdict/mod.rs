@@ -3,7 +3,7 @@
 //! Every runtime (command, wasm, in-process) and every protocol (forgeflare's JSON, Claude
 //! Code's, exit codes, WIT records) produces the same [`Verdict`] or the same
 //! [`HookFailure`], so the runner checks, bounds and merges answers without knowing which kind
-//! of hook gave them. The merge rule lives in [`merge`].
+//! of hook gave them. The merge rule lives in `outcome::merge`.
 
 mod limits;
 
@@ -21,7 +21,7 @@ pub use limits::{
 /// One hook's decision about an event, from "no objection" to "stop it".
 ///
 /// Several hooks' answers merge by precedence: block beats ask beats warn beats approve beats
-/// allow ([`merge`]).
+/// allow (`outcome::merge`).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub enum Answer {
     /// No objection.
@@ -286,7 +286,7 @@ pub enum HookFailure {
         message: String,
     },
     /// A wasm hook went past a bound of its sandbox on host resources: more WASI handles held at
-    /// once, or more work asked of one host call, than the README's threat model allows.
+    /// once, or more work asked of one host call, than the threat model (docs/sandbox.md) allows.
     #[error("exceeded a sandbox limit: {detail}")]
     SandboxLimit {
         /// Which bound, with its number.

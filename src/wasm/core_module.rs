@@ -6,7 +6,7 @@
 //! interfaces, described by the `component-type` custom section wit-bindgen writes into the
 //! module. hookhost wraps such a module into a component here, as `wasm-tools component new`
 //! does. Without WASI's imports, wasmtime wires nothing at instantiation but those interfaces,
-//! which makes every call cheaper (README, "Benchmarks"), and the hook provably sees nothing of
+//! which makes every call cheaper (docs/benchmarks.md), and the hook provably sees nothing of
 //! the machine whatever its hooks.toml entry grants.
 //!
 //! The wrapping is deterministic, so the compile cache keys its result by the module's own

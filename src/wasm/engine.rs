@@ -22,7 +22,7 @@ use super::cache::CompileCache;
 use super::call_state::CallState;
 use super::fs::SandboxedFilesystem;
 use super::limits::{BoundedPoll, BoundedRandom};
-use crate::config::MAX_MEMORY_MB_LIMIT;
+use crate::source::MAX_MEMORY_MB_LIMIT;
 
 /// Epoch period: a deadline fires at most one tick (plus scheduling) after `timeout_ms`, well
 /// inside the promised 10% + 5 ms.

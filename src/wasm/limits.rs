@@ -22,7 +22,7 @@ use crate::verdict::HookFailure;
 /// directories, directory listings, streams, pollables, errors. Each open file or directory is
 /// a host file descriptor. A hook needs a handful (a policy reads a few files; a recursive
 /// walk holds two per level); 256 is far above that, yet a quarter of a default soft
-/// `RLIMIT_NOFILE` of 1024. (64 concurrent calls at the bound hold 16,384: the README tells
+/// `RLIMIT_NOFILE` of 1024. (64 concurrent calls at the bound hold 16,384: docs/sandbox.md tells
 /// agents that run many hooks at once to raise the soft limit.)
 pub(crate) const MAX_HANDLES: usize = 256;
 

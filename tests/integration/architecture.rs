@@ -263,7 +263,7 @@ impl House {
         for _ in 0..16 {
             let module_len = (0..=path.len())
                 .rev()
-                .find(|&n| self.modules.contains(&path[..n].to_vec()))
+                .find(|&n| self.modules.contains(&path[..n]))
                 .unwrap_or(0);
             let module = path[..module_len].to_vec();
             let Some(next) = path.get(module_len) else {
