@@ -1,7 +1,7 @@
 //! Events are data: one table says, per built-in event, what its payload holds, what a
 //! `matcher` compares against, which answers a hook may give and what a block means. The
-//! runner, the config validation, the protocols and the table in docs/events.md all read this table; none
-//! of them has a `match` arm per event.
+//! runner, the config validation, the protocols and the table in docs/events.md all read this
+//! table; none of them has a `match` arm per event.
 //!
 //! The names are Claude Code's (which Copilot CLI, Gemini CLI and Codex copied). Any other
 //! name is a custom event (Fresher's `started`, Code-Forge's `llm:pre_request`): every answer
