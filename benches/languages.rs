@@ -91,7 +91,10 @@ fn main() {
                 hookhost::Config::parse(&config, scratch.path().join("hooks.toml")).unwrap();
             let mut options = RunnerOptions::new(scratch.path());
             options.forward_stderr = false;
-            options.cache = CacheMode::Dir(cache.to_path_buf());
+            options.cache = CacheMode::Dir {
+                dir: cache.to_path_buf(),
+                key: scratch.path().join("cache.key"),
+            };
             let started = Instant::now();
             let runner = HookRunner::new(config, options).unwrap_or_else(|e| panic!("{e}"));
             (started.elapsed(), runner)

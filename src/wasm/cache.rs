@@ -7,49 +7,78 @@
 //!   `{component}` is the SHA-256 of the component's bytes. The artefact is mapped into memory
 //!   (`Component::deserialize_file`), not read and copied: a process that loads three hooks and
 //!   exits (`hookhost agent-hook`) touches only the pages it runs.
-//! - `{engine}/{component}.cwasm.sum`: the artefact's length and CRC-32. wasmtime does not
-//!   checksum what it deserializes (one flipped byte in the code section loads fine), so the
-//!   checksum is checked, over the mapped file, before deserializing; a corrupt, truncated,
-//!   foreign or unsummed entry is recompiled and rewritten.
+//! - `{engine}/{component}.cwasm.sum`: the artefact's length and its MAC under the user's key
+//!   (`key`), bound to the engine and the component's digest: the artefact is the compiled
+//!   form of that component, made by this user's hookhost. wasmtime does not check what it
+//!   deserializes (one flipped byte in the code section loads fine), so the MAC is checked,
+//!   over the mapped file, before deserializing; a corrupt, truncated, foreign, unsummed or
+//!   forged entry is recompiled and rewritten.
 //! - `files/{device}-{inode}`: the SHA-256 of the component file that had this device, inode,
-//!   size, mtime and ctime when it was hashed, so an unchanged component is not read and hashed
-//!   again on every load. Any write to a file changes its ctime, which no user can set; a file
-//!   changed less than [`RACY`] before it was hashed is not recorded (a timestamp is coarser
-//!   than a write), nor one that changed while it was read.
+//!   size, mtime and ctime when it was hashed, with a MAC under the key, so an unchanged
+//!   component is not read and hashed again on every load.
+//! - `checked/{device}-{inode}`: likewise, the entry whose artefact had this identity when its
+//!   MAC checked, so an unchanged artefact is not read in full again on every load (a Python
+//!   component's is tens of MB).
+//!
+//! Any write to a file changes its ctime, which no user can set; a file changed less than
+//! [`RACY`] before it was checked is not recorded (a timestamp is coarser than a write), nor
+//! one that changed while it was read.
 //!
 //! Writes go to a unique temp file renamed into place, so concurrent runners never see a
 //! partial file (the sum is renamed first: a reader that sees a new sum beside an old artefact
 //! recompiles, it never runs a mismatch).
 //!
-//! Threat model: the cache directory belongs to the user running the agent. Someone who can
-//! write there can also change the user's shell startup files; the checksums protect against
-//! corruption, not against that user. What runs is always the compiled form of the digest the
-//! loader compared with a hook's pin.
+//! Threat model: an artefact is native code that runs in the agent's process, outside the
+//! sandbox. The cache trusts nothing it reads from its directory, which others may have filled
+//! (a CI cache restored from another build, a synced or shared home directory, a tool run in a
+//! project): it trusts only its key, a file of the user's outside the cache directory that
+//! nobody else may read or write (see `key`). An entry or record it did not authenticate under
+//! that key (copied from another cache, another user's or machine's, or edited in place) is
+//! never run and never believed: the component is hashed and compiled again. So what runs is
+//! always the compiled form of the digest the loader compared with a hook's pin, as this user's
+//! hookhost compiled it. Without a usable key the cache is not used at all, and the load says so
+//! ([`CacheOutcome::NoKey`]). Out of reach: a process running as the user at the same time as
+//! the agent (it could change an entry between its check and its mapping, or trace the agent
+//! itself), and anyone who can read the key.
 
 use std::fs::{File, Metadata};
 use std::hash::{Hash as _, Hasher as _};
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
 use wasmtime::Engine;
 use wasmtime::component::Component;
 
-/// The first word of a `.sum` file: the layout's version.
-const SUM_MAGIC: &str = "hookhost-cwasm-2";
-/// A component file whose mtime or ctime is this close to the moment it was hashed is hashed
-/// again at its next load rather than recorded.
+mod key;
+use key::CacheKey;
+pub use key::{CACHE_KEY_ENV, CacheKeyError};
+
+/// The first word of a `.sum` file, and the first field of its MAC: the layout's version.
+/// Entries of earlier layouts (a CRC-32 anyone can recompute) are recompiled.
+const SUM_MAGIC: &str = "hookhost-cwasm-3";
+/// The first field of a `files/` or `checked/` record's MAC.
+const RECORD_MAGIC: &str = "hookhost-file-3";
+/// A file whose mtime or ctime is this close to the moment it was checked is checked again at
+/// its next load rather than recorded.
 const RACY: Duration = Duration::from_secs(2);
 
 /// Where compiled hooks are cached.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub enum CacheMode {
     /// `$HOOKHOST_CACHE_DIR` if set (`off` disables the cache), else
-    /// `$XDG_CACHE_HOME/hookhost`, else `~/.cache/hookhost`.
+    /// `$XDG_CACHE_HOME/hookhost`, else `~/.cache/hookhost`; its key is `$HOOKHOST_CACHE_KEY`,
+    /// else `cache.key` in hookhost's data directory (`$HOOKHOST_DATA_DIR`, else
+    /// `$XDG_DATA_HOME/hookhost`, else `~/.local/share/hookhost`).
     #[default]
     Default,
-    /// This directory.
-    Dir(PathBuf),
+    /// The cache in `dir`, authenticated by the key file `key` (made if missing), which must
+    /// lie outside `dir`.
+    Dir {
+        /// The cache directory.
+        dir: PathBuf,
+        /// The key file.
+        key: PathBuf,
+    },
     /// Compile every time.
     Disabled,
 }
@@ -58,7 +87,7 @@ impl CacheMode {
     /// The directory this mode resolves to, if any.
     pub fn resolve(&self) -> Option<PathBuf> {
         match self {
-            CacheMode::Dir(dir) => Some(dir.clone()),
+            CacheMode::Dir { dir, .. } => Some(dir.clone()),
             CacheMode::Disabled => None,
             CacheMode::Default => match std::env::var_os("HOOKHOST_CACHE_DIR") {
                 Some(dir) if dir == "off" || dir.is_empty() => None,
@@ -73,31 +102,83 @@ impl CacheMode {
             },
         }
     }
+
+    /// The key file of this mode's cache, if it has a cache and the key a location.
+    pub fn key_path(&self) -> Option<PathBuf> {
+        match self {
+            CacheMode::Dir { key, .. } => Some(key.clone()),
+            CacheMode::Disabled => None,
+            CacheMode::Default => self.resolve().and(key::default_path()),
+        }
+    }
+
+    /// Makes the cache's key if it is missing, and checks that it can be used: the reason a
+    /// load reported [`CacheOutcome::NoKey`], for `hookhost check`. `Ok` for a disabled cache.
+    pub fn check_key(&self) -> Result<(), CacheKeyError> {
+        self.open().map(drop)
+    }
+
+    /// The cache directory and its key; `Ok(None)` when the cache is disabled.
+    fn open(&self) -> Result<Option<(PathBuf, CacheKey)>, CacheKeyError> {
+        let Some(dir) = self.resolve() else {
+            return Ok(None);
+        };
+        let path = self.key_path().ok_or(CacheKeyError::NoLocation)?;
+        Ok(Some((dir.clone(), CacheKey::open(&path, &dir)?)))
+    }
 }
 
 /// How a component was obtained, for reports and tests.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CacheOutcome {
-    /// Deserialized from a valid cache entry.
+    /// Deserialized from a cache entry that proved to be this component's.
     Hit,
     /// Compiled, and the entry written.
     Compiled,
-    /// Compiled; the existing entry was unusable and was replaced.
+    /// Compiled; the existing entry was unusable (damaged, or not proved to be this
+    /// component's) and was replaced.
     Replaced,
     /// Compiled; the cache is disabled or could not be written.
     Uncached,
+    /// Compiled, without reading or writing the cache: its key could not be made or read, so
+    /// nothing in it can be trusted ([`CacheMode::check_key`] says why).
+    NoKey,
 }
 
 /// The compile cache of one engine.
 #[derive(Debug, Clone)]
 pub(crate) struct CompileCache {
-    dir: Option<PathBuf>,
+    /// `None`: disabled, or without a usable key.
+    keyed: Option<Keyed>,
+    /// The cache was asked for, but has no usable key.
+    no_key: bool,
+}
+
+/// A cache directory and the key that authenticates what it holds.
+#[derive(Debug, Clone)]
+struct Keyed {
+    dir: PathBuf,
+    key: CacheKey,
+}
+
+/// Where the compiled form of one component lives, and what its MAC binds.
+struct Entry {
+    path: PathBuf,
+    /// `{engine}/{component}.cwasm`: the engine and the component's digest.
+    name: String,
 }
 
 impl CompileCache {
     pub(crate) fn new(mode: &CacheMode) -> CompileCache {
-        CompileCache {
-            dir: mode.resolve(),
+        match mode.open() {
+            Ok(keyed) => CompileCache {
+                keyed: keyed.map(|(dir, key)| Keyed { dir, key }),
+                no_key: false,
+            },
+            Err(_) => CompileCache {
+                keyed: None,
+                no_key: true,
+            },
         }
     }
 
@@ -109,10 +190,16 @@ impl CompileCache {
         digest: &[u8; 32],
         compile: impl FnOnce() -> Result<Component, E>,
     ) -> Result<(Component, CacheOutcome), E> {
-        let Some(path) = self.entry_path(engine, digest) else {
-            return Ok((compile()?, CacheOutcome::Uncached));
+        let Some(keyed) = &self.keyed else {
+            let outcome = if self.no_key {
+                CacheOutcome::NoKey
+            } else {
+                CacheOutcome::Uncached
+            };
+            return Ok((compile()?, outcome));
         };
-        let existed = match deserialize_checked(engine, &path) {
+        let entry = keyed.entry(engine, digest);
+        let existed = match keyed.deserialize_checked(engine, &entry) {
             Ok(component) => return Ok((component, CacheOutcome::Hit)),
             Err(Unusable::Missing) => false,
             Err(Unusable::Damaged) => true,
@@ -120,7 +207,7 @@ impl CompileCache {
         let component = compile()?;
         let outcome = match component
             .serialize()
-            .map(|artefact| write_entry(&path, &artefact))
+            .map(|artefact| keyed.write_entry(&entry, &artefact))
         {
             Ok(Ok(())) if existed => CacheOutcome::Replaced,
             Ok(Ok(())) => CacheOutcome::Compiled,
@@ -130,69 +217,157 @@ impl CompileCache {
         Ok((component, outcome))
     }
 
-    /// The component compiled from the file `digest` names, if its entry is intact.
+    /// The component compiled from the file `digest` names, if its entry proves to be that.
     pub(crate) fn hit(&self, engine: &Engine, digest: &[u8; 32]) -> Option<Component> {
-        deserialize_checked(engine, &self.entry_path(engine, digest)?).ok()
+        let keyed = self.keyed.as_ref()?;
+        keyed
+            .deserialize_checked(engine, &keyed.entry(engine, digest))
+            .ok()
     }
 
     /// The SHA-256 this cache recorded for the component file whose metadata is `meta`, if
-    /// the file has not changed since.
+    /// the file has not changed since and the record is this user's.
     pub(crate) fn known_digest(&self, meta: &Metadata) -> Option<[u8; 32]> {
-        let key = FileKey::of(meta)?;
-        let record = std::fs::read_to_string(self.dir.as_ref()?.join(key.path())).ok()?;
-        let (stamp, digest) = record.trim_end().rsplit_once(' ')?;
-        if stamp != key.stamp() {
-            return None;
-        }
-        unhex(digest)
+        let keyed = self.keyed.as_ref()?;
+        unhex(&keyed.recorded(Records::Files, &FileKey::of(meta)?)?)
     }
 
     /// Records that the component file with metadata `before` (taken before it was read) and
     /// `after` (after) hashed to `digest`, unless it changed in between or too recently.
     pub(crate) fn remember_digest(&self, before: &Metadata, after: &Metadata, digest: &[u8; 32]) {
-        let (Some(dir), Some(key)) = (&self.dir, FileKey::of(before)) else {
+        if let Some(keyed) = &self.keyed {
+            keyed.record(Records::Files, before, after, &hex(digest));
+        }
+    }
+}
+
+impl Keyed {
+    fn entry(&self, engine: &Engine, digest: &[u8; 32]) -> Entry {
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        engine.precompile_compatibility_hash().hash(&mut hasher);
+        let name = format!("engine-{:016x}/{}.cwasm", hasher.finish(), hex(digest));
+        Entry {
+            path: self.dir.join(&name),
+            name,
+        }
+    }
+
+    /// The component of `entry`, if the entry proves to be the compiled form it is filed as
+    /// and wasmtime accepts it.
+    fn deserialize_checked(&self, engine: &Engine, entry: &Entry) -> Result<Component, Unusable> {
+        let file = File::open(&entry.path).map_err(|_| Unusable::Missing)?;
+        let before = file.metadata().map_err(|_| Unusable::Damaged)?;
+        // An artefact already checked, unchanged since, is not read in full again.
+        let checked = FileKey::of(&before)
+            .and_then(|key| self.recorded(Records::Checked, &key))
+            .is_some_and(|what| what == entry.name);
+        if !checked {
+            let sum =
+                std::fs::read_to_string(sum_path(&entry.path)).map_err(|_| Unusable::Damaged)?;
+            let expected = sum_line(
+                before.len(),
+                &self.artefact_mac(&file, before.len(), entry)?,
+            );
+            if sum.trim_end() != expected {
+                return Err(Unusable::Damaged);
+            }
+            if let Ok(after) = file.metadata() {
+                self.record(Records::Checked, &before, &after, &entry.name);
+            }
+        }
+        // SAFETY: the file holds exactly what `Component::serialize` produced for an engine with
+        // the same compatibility hash (its MAC, or the record of that MAC's check, proves it
+        // unchanged since this user's hookhost wrote it), wasmtime checks the version and
+        // settings recorded in the artefact, and entries are never written in place, only
+        // replaced by a rename, so the mapped file does not change while the component lives.
+        // Where /proc is there, wasmtime maps the very file just checked.
+        unsafe { Component::deserialize_file(engine, same_file(&file, &entry.path)) }
+            .map_err(|_| Unusable::Damaged)
+    }
+
+    /// The MAC of the first `len` bytes of `file` as `entry`'s artefact, read through a
+    /// read-only mapping (no copy).
+    fn artefact_mac(&self, file: &File, len: u64, entry: &Entry) -> Result<blake3::Hash, Unusable> {
+        let map = match len {
+            0 => None,
+            len => Some(
+                ReadOnlyMap::new(file, usize::try_from(len).map_err(|_| Unusable::Damaged)?)
+                    .ok_or(Unusable::Damaged)?,
+            ),
+        };
+        let artefact = map.as_ref().map_or(&[][..], ReadOnlyMap::bytes);
+        Ok(self.sum_mac(entry, artefact))
+    }
+
+    /// What an entry's sum authenticates: the layout, the engine and component it is filed
+    /// under, and the artefact.
+    fn sum_mac(&self, entry: &Entry, artefact: &[u8]) -> blake3::Hash {
+        self.key
+            .mac(&[SUM_MAGIC.as_bytes(), entry.name.as_bytes(), artefact])
+    }
+
+    fn write_entry(&self, entry: &Entry, artefact: &[u8]) -> std::io::Result<()> {
+        let sum = sum_line(artefact.len() as u64, &self.sum_mac(entry, artefact)) + "\n";
+        write_atomically(&sum_path(&entry.path), &[sum.as_bytes()])?;
+        write_atomically(&entry.path, &[artefact])
+    }
+
+    /// What this user's hookhost recorded in `records` of the file `key` identifies, if the
+    /// file has not changed since.
+    fn recorded(&self, records: Records, key: &FileKey) -> Option<String> {
+        let path = key.path(records);
+        let record = std::fs::read_to_string(self.dir.join(&path)).ok()?;
+        let (rest, mac) = record.trim_end().rsplit_once(' ')?;
+        let (stamp, what) = rest.rsplit_once(' ')?;
+        let mac = blake3::Hash::from_hex(mac).ok()?;
+        // blake3::Hash compares in constant time.
+        (stamp == key.stamp() && mac == self.record_mac(&path, key, what)).then(|| what.to_string())
+    }
+
+    /// Records in `records` that the file with metadata `before` (taken before it was checked)
+    /// and `after` (after) is `what`, unless it changed in between or too recently.
+    fn record(&self, records: Records, before: &Metadata, after: &Metadata, what: &str) {
+        let Some(key) = FileKey::of(before) else {
             return;
         };
         if FileKey::of(after).as_ref() != Some(&key) || key.racy() {
             return;
         }
-        let record = format!("{} {}\n", key.stamp(), hex(digest));
+        let path = key.path(records);
+        let mac = self.record_mac(&path, &key, what);
+        let record = format!("{} {what} {}\n", key.stamp(), mac.to_hex());
         // The cache is an optimisation: failing to write it is not an error.
-        let _ = write_atomically(&dir.join(key.path()), &[record.as_bytes()]);
+        let _ = write_atomically(&self.dir.join(path), &[record.as_bytes()]);
     }
 
-    fn entry_path(&self, engine: &Engine, digest: &[u8; 32]) -> Option<PathBuf> {
-        let dir = self.dir.as_ref()?;
-        let mut hasher = std::collections::hash_map::DefaultHasher::new();
-        engine.precompile_compatibility_hash().hash(&mut hasher);
-        let engine_key = format!("engine-{:016x}", hasher.finish());
-        Some(dir.join(engine_key).join(format!("{}.cwasm", hex(digest))))
+    /// What a record authenticates: where it is filed (which says what kind of file it is
+    /// about, and its device and inode), the rest of the file's identity, and what it says.
+    fn record_mac(&self, path: &Path, key: &FileKey, what: &str) -> blake3::Hash {
+        self.key.mac(&[
+            RECORD_MAGIC.as_bytes(),
+            path.as_os_str().as_encoded_bytes(),
+            key.stamp().as_bytes(),
+            what.as_bytes(),
+        ])
     }
+}
+
+/// The two kinds of records of files already checked.
+#[derive(Clone, Copy)]
+enum Records {
+    /// Component files and their SHA-256.
+    Files,
+    /// Artefacts whose MAC checked, and the entry they are.
+    Checked,
 }
 
 /// Why a cache entry was not used.
 enum Unusable {
     /// There is no entry.
     Missing,
-    /// There is one, and it cannot be trusted or wasmtime refused it.
+    /// There is one, and it is damaged, not proved to be the component's, or refused by
+    /// wasmtime.
     Damaged,
-}
-
-/// The component of the entry at `path`, if the entry is intact and wasmtime accepts it.
-fn deserialize_checked(engine: &Engine, path: &Path) -> Result<Component, Unusable> {
-    let file = File::open(path).map_err(|_| Unusable::Missing)?;
-    let sum = std::fs::read_to_string(sum_path(path)).map_err(|_| Unusable::Damaged)?;
-    let len = file.metadata().map_err(|_| Unusable::Damaged)?.len();
-    if sum.trim_end() != sum_line(len, checksum(&file, len).ok_or(Unusable::Damaged)?) {
-        return Err(Unusable::Damaged);
-    }
-    // SAFETY: the file holds exactly what `Component::serialize` produced for an engine with
-    // the same compatibility hash (its checksum proves it unchanged since this cache wrote it),
-    // wasmtime checks the version and settings recorded in the artefact, and entries are never
-    // written in place, only replaced by a rename, so the mapped file does not change while
-    // the component lives. Where /proc is there, wasmtime maps the very file just checked.
-    unsafe { Component::deserialize_file(engine, same_file(&file, path)) }
-        .map_err(|_| Unusable::Damaged)
 }
 
 /// A path that opens `file` itself: `/proc/self/fd/N` where /proc is mounted, else `path`.
@@ -209,36 +384,19 @@ fn same_file<'a>(file: &File, path: &'a Path) -> std::borrow::Cow<'a, Path> {
     path.into()
 }
 
-/// The CRC-32 of the first `len` bytes of `file`, read through a read-only mapping (no copy).
-fn checksum(file: &File, len: u64) -> Option<u32> {
-    let mut hasher = crc32fast::Hasher::new();
-    if len > 0 {
-        let map = ReadOnlyMap::new(file, usize::try_from(len).ok()?)?;
-        hasher.update(map.bytes());
-    }
-    Some(hasher.finalize())
-}
-
 fn sum_path(entry: &Path) -> PathBuf {
     let mut name = entry.as_os_str().to_owned();
     name.push(".sum");
     PathBuf::from(name)
 }
 
-fn sum_line(len: u64, crc: u32) -> String {
-    format!("{SUM_MAGIC} {len} {crc:08x}")
-}
-
-fn write_entry(path: &Path, artefact: &[u8]) -> std::io::Result<()> {
-    let mut hasher = crc32fast::Hasher::new();
-    hasher.update(artefact);
-    let sum = sum_line(artefact.len() as u64, hasher.finalize()) + "\n";
-    write_atomically(&sum_path(path), &[sum.as_bytes()])?;
-    write_atomically(path, &[artefact])
+fn sum_line(len: u64, mac: &blake3::Hash) -> String {
+    format!("{SUM_MAGIC} {len} {}", mac.to_hex())
 }
 
 /// Writes `parts` to a unique temp file beside `path`, synced, and renames it to `path`.
 fn write_atomically(path: &Path, parts: &[&[u8]]) -> std::io::Result<()> {
+    use std::io::Write as _;
     let dir = path.parent().expect("cache files live in a directory");
     std::fs::create_dir_all(dir)?;
     let tmp = dir.join(format!(
@@ -289,8 +447,12 @@ impl FileKey {
         None
     }
 
-    fn path(&self) -> PathBuf {
-        Path::new("files").join(format!("{:x}-{:x}", self.dev, self.ino))
+    fn path(&self, records: Records) -> PathBuf {
+        let dir = match records {
+            Records::Files => "files",
+            Records::Checked => "checked",
+        };
+        Path::new(dir).join(format!("{:x}-{:x}", self.dev, self.ino))
     }
 
     fn stamp(&self) -> String {

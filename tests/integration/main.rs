@@ -19,6 +19,8 @@ mod examples;
 mod forgeflare;
 #[cfg(feature = "wasm")]
 mod hardening;
+#[cfg(feature = "wasm")]
+mod hardening_cache;
 #[cfg(feature = "cli")]
 mod languages;
 #[cfg(feature = "cli")]
