@@ -13,16 +13,11 @@
 //!   deserializes (one flipped byte in the code section loads fine), so the MAC is checked,
 //!   over the mapped file, before deserializing; a corrupt, truncated, foreign, unsummed or
 //!   forged entry is recompiled and rewritten.
-//! - `files/{device}-{inode}`: the SHA-256 of the component file that had this device, inode,
-//!   size, mtime and ctime when it was hashed, with a MAC under the key, so an unchanged
-//!   component is not read and hashed again on every load.
-//! - `checked/{device}-{inode}`: likewise, the entry whose artefact had this identity when its
-//!   MAC checked, so an unchanged artefact is not read in full again on every load (a Python
-//!   component's is tens of MB).
-//!
-//! Any write to a file changes its ctime, which no user can set; a file changed less than
-//! [`RACY`] before it was checked is not recorded (a timestamp is coarser than a write), nor
-//! one that changed while it was read.
+//! - `files/{device}-{inode}` and `checked/{device}-{inode}`: records, with a MAC under the
+//!   key, of component files already hashed (their SHA-256) and of artefacts whose MAC already
+//!   checked, by the file's identity (device, inode, size, mtime, ctime), so that an unchanged
+//!   file is not read in full again on every load (a Python component's artefact is tens of
+//!   MB); see `records`.
 //!
 //! Writes go to a unique temp file renamed into place, so concurrent runners never see a
 //! partial file (the sum is renamed first: a reader that sees a new sum beside an old artefact
@@ -39,28 +34,27 @@
 //! hookhost compiled it. Without a usable key the cache is not used at all, and the load says so
 //! ([`CacheOutcome::NoKey`]). Out of reach: a process running as the user at the same time as
 //! the agent (it could change an entry between its check and its mapping, or trace the agent
-//! itself), and anyone who can read the key.
+//! itself), anyone who can read the key, and root (who can also reset a file's ctime).
 
 use std::fs::{File, Metadata};
 use std::hash::{Hash as _, Hasher as _};
 use std::path::{Path, PathBuf};
-use std::time::{Duration, SystemTime};
 
 use wasmtime::Engine;
 use wasmtime::component::Component;
 
 mod key;
+mod map;
+mod records;
+
 use key::CacheKey;
 pub use key::{CACHE_KEY_ENV, CacheKeyError};
+use map::ReadOnlyMap;
+use records::{FileKey, Records};
 
 /// The first word of a `.sum` file, and the first field of its MAC: the layout's version.
 /// Entries of earlier layouts (a CRC-32 anyone can recompute) are recompiled.
 const SUM_MAGIC: &str = "hookhost-cwasm-3";
-/// The first field of a `files/` or `checked/` record's MAC.
-const RECORD_MAGIC: &str = "hookhost-file-3";
-/// A file whose mtime or ctime is this close to the moment it was checked is checked again at
-/// its next load rather than recorded.
-const RACY: Duration = Duration::from_secs(2);
 
 /// Where compiled hooks are cached.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -264,11 +258,9 @@ impl Keyed {
         if !checked {
             let sum =
                 std::fs::read_to_string(sum_path(&entry.path)).map_err(|_| Unusable::Damaged)?;
-            let expected = sum_line(
-                before.len(),
-                &self.artefact_mac(&file, before.len(), entry)?,
-            );
-            if sum.trim_end() != expected {
+            let mac = parse_sum(&sum, before.len()).ok_or(Unusable::Damaged)?;
+            // blake3::Hash compares in constant time.
+            if mac != self.artefact_mac(&file, before.len(), entry)? {
                 return Err(Unusable::Damaged);
             }
             if let Ok(after) = file.metadata() {
@@ -311,54 +303,6 @@ impl Keyed {
         write_atomically(&sum_path(&entry.path), &[sum.as_bytes()])?;
         write_atomically(&entry.path, &[artefact])
     }
-
-    /// What this user's hookhost recorded in `records` of the file `key` identifies, if the
-    /// file has not changed since.
-    fn recorded(&self, records: Records, key: &FileKey) -> Option<String> {
-        let path = key.path(records);
-        let record = std::fs::read_to_string(self.dir.join(&path)).ok()?;
-        let (rest, mac) = record.trim_end().rsplit_once(' ')?;
-        let (stamp, what) = rest.rsplit_once(' ')?;
-        let mac = blake3::Hash::from_hex(mac).ok()?;
-        // blake3::Hash compares in constant time.
-        (stamp == key.stamp() && mac == self.record_mac(&path, key, what)).then(|| what.to_string())
-    }
-
-    /// Records in `records` that the file with metadata `before` (taken before it was checked)
-    /// and `after` (after) is `what`, unless it changed in between or too recently.
-    fn record(&self, records: Records, before: &Metadata, after: &Metadata, what: &str) {
-        let Some(key) = FileKey::of(before) else {
-            return;
-        };
-        if FileKey::of(after).as_ref() != Some(&key) || key.racy() {
-            return;
-        }
-        let path = key.path(records);
-        let mac = self.record_mac(&path, &key, what);
-        let record = format!("{} {what} {}\n", key.stamp(), mac.to_hex());
-        // The cache is an optimisation: failing to write it is not an error.
-        let _ = write_atomically(&self.dir.join(path), &[record.as_bytes()]);
-    }
-
-    /// What a record authenticates: where it is filed (which says what kind of file it is
-    /// about, and its device and inode), the rest of the file's identity, and what it says.
-    fn record_mac(&self, path: &Path, key: &FileKey, what: &str) -> blake3::Hash {
-        self.key.mac(&[
-            RECORD_MAGIC.as_bytes(),
-            path.as_os_str().as_encoded_bytes(),
-            key.stamp().as_bytes(),
-            what.as_bytes(),
-        ])
-    }
-}
-
-/// The two kinds of records of files already checked.
-#[derive(Clone, Copy)]
-enum Records {
-    /// Component files and their SHA-256.
-    Files,
-    /// Artefacts whose MAC checked, and the entry they are.
-    Checked,
 }
 
 /// Why a cache entry was not used.
@@ -394,6 +338,14 @@ fn sum_line(len: u64, mac: &blake3::Hash) -> String {
     format!("{SUM_MAGIC} {len} {}", mac.to_hex())
 }
 
+/// The MAC of a sum line of this layout for an artefact of `len` bytes.
+fn parse_sum(sum: &str, len: u64) -> Option<blake3::Hash> {
+    let (head, mac) = sum.trim_end().rsplit_once(' ')?;
+    (head == format!("{SUM_MAGIC} {len}"))
+        .then(|| blake3::Hash::from_hex(mac).ok())
+        .flatten()
+}
+
 /// Writes `parts` to a unique temp file beside `path`, synced, and renames it to `path`.
 fn write_atomically(path: &Path, parts: &[&[u8]]) -> std::io::Result<()> {
     use std::io::Write as _;
@@ -417,115 +369,6 @@ fn write_atomically(path: &Path, parts: &[&[u8]]) -> std::io::Result<()> {
         let _ = std::fs::remove_file(&tmp);
     }
     result
-}
-
-/// What identifies a version of a file without reading it.
-#[derive(PartialEq, Eq)]
-struct FileKey {
-    dev: u64,
-    ino: u64,
-    size: u64,
-    mtime: (i64, i64),
-    ctime: (i64, i64),
-}
-
-impl FileKey {
-    #[cfg(unix)]
-    fn of(meta: &Metadata) -> Option<FileKey> {
-        use std::os::unix::fs::MetadataExt as _;
-        meta.is_file().then(|| FileKey {
-            dev: meta.dev(),
-            ino: meta.ino(),
-            size: meta.size(),
-            mtime: (meta.mtime(), meta.mtime_nsec()),
-            ctime: (meta.ctime(), meta.ctime_nsec()),
-        })
-    }
-
-    #[cfg(not(unix))]
-    fn of(_: &Metadata) -> Option<FileKey> {
-        None
-    }
-
-    fn path(&self, records: Records) -> PathBuf {
-        let dir = match records {
-            Records::Files => "files",
-            Records::Checked => "checked",
-        };
-        Path::new(dir).join(format!("{:x}-{:x}", self.dev, self.ino))
-    }
-
-    fn stamp(&self) -> String {
-        let FileKey {
-            size, mtime, ctime, ..
-        } = self;
-        format!(
-            "{size} {}.{:09} {}.{:09}",
-            mtime.0, mtime.1, ctime.0, ctime.1
-        )
-    }
-
-    /// Whether the file changed too recently for its timestamps to tell the next change apart.
-    fn racy(&self) -> bool {
-        let now = SystemTime::now()
-            .duration_since(SystemTime::UNIX_EPOCH)
-            .map_or(0, |d| d.as_secs() as i64);
-        let margin = RACY.as_secs() as i64;
-        self.mtime.0 + margin >= now || self.ctime.0 + margin >= now
-    }
-}
-
-/// A read-only view of a file's first bytes.
-struct ReadOnlyMap {
-    #[cfg(unix)]
-    ptr: *mut libc::c_void,
-    #[cfg(not(unix))]
-    bytes: Vec<u8>,
-    len: usize,
-}
-
-impl ReadOnlyMap {
-    #[cfg(unix)]
-    fn new(file: &File, len: usize) -> Option<ReadOnlyMap> {
-        use std::os::fd::AsRawFd as _;
-        // SAFETY: a fresh shared read-only mapping of an open file; it is unmapped on drop and
-        // only read through `bytes` while it lives. Entries are never written in place.
-        let ptr = unsafe {
-            libc::mmap(
-                std::ptr::null_mut(),
-                len,
-                libc::PROT_READ,
-                libc::MAP_SHARED,
-                file.as_raw_fd(),
-                0,
-            )
-        };
-        (ptr != libc::MAP_FAILED).then_some(ReadOnlyMap { ptr, len })
-    }
-
-    #[cfg(not(unix))]
-    fn new(file: &File, len: usize) -> Option<ReadOnlyMap> {
-        use std::io::Read as _;
-        let mut bytes = Vec::with_capacity(len);
-        file.take(len as u64).read_to_end(&mut bytes).ok()?;
-        (bytes.len() == len).then_some(ReadOnlyMap { bytes, len })
-    }
-
-    fn bytes(&self) -> &[u8] {
-        #[cfg(unix)]
-        // SAFETY: `ptr` maps `len` readable bytes for as long as `self` lives.
-        return unsafe { std::slice::from_raw_parts(self.ptr.cast::<u8>(), self.len) };
-        #[cfg(not(unix))]
-        return &self.bytes[..self.len];
-    }
-}
-
-#[cfg(unix)]
-impl Drop for ReadOnlyMap {
-    fn drop(&mut self) {
-        // SAFETY: `ptr` and `len` are the mapping made in `new`, unmapped once.
-        unsafe { libc::munmap(self.ptr, self.len) };
-    }
 }
 
 /// A number unique within this process, for temp file names.

@@ -153,6 +153,48 @@ async fn an_entry_copied_from_another_component_is_recompiled_not_run() {
     );
 }
 
+/// Once A's artefact has been checked and recorded (it is then no longer read in full at each
+/// load), B's entry written over it, in place or by a rename, is still caught.
+#[tokio::test]
+async fn an_entry_replaced_after_its_check_was_recorded_is_recompiled() {
+    let planted = Planted::new();
+    planted.both_compiled().await;
+    let (a_artefact, a_sum) = planted.entry(&planted.a);
+    let (b_artefact, b_sum) = planted.entry(&planted.b);
+    let renamed = planted.project.path("b.cwasm");
+    type Plant = fn(&Path, &Path, &Path);
+    let cases: [(&str, Plant); 2] = [
+        ("written in place", |b, a, _| {
+            std::fs::copy(b, a).unwrap();
+        }),
+        ("renamed over it", |b, a, renamed| {
+            std::fs::copy(b, renamed).unwrap();
+            std::fs::rename(renamed, a).unwrap();
+        }),
+    ];
+    for (name, plant) in cases {
+        // A checked artefact is recorded only once it is older than the racy window (2 s, of
+        // whole seconds).
+        std::thread::sleep(std::time::Duration::from_millis(3100));
+        assert_eq!(
+            planted.load(&planted.a, true, &planted.key).await,
+            planted.a_as(CacheOutcome::Hit),
+            "{name}"
+        );
+        assert!(
+            std::fs::read_dir(planted.cache.join("checked")).is_ok_and(|mut d| d.next().is_some()),
+            "{name}: the check is recorded"
+        );
+        plant(&b_artefact, &a_artefact, &renamed);
+        std::fs::copy(&b_sum, &a_sum).unwrap();
+        assert_eq!(
+            planted.load(&planted.a, true, &planted.key).await,
+            planted.a_as(CacheOutcome::Replaced),
+            "{name}"
+        );
+    }
+}
+
 /// B's artefact under A's name with a checksum anyone can compute over it: recompiled.
 #[tokio::test]
 async fn an_entry_with_a_checksum_anyone_can_compute_is_recompiled() {
