@@ -141,16 +141,18 @@ pub enum CacheOutcome {
 
 /// The compile cache of one engine.
 #[derive(Debug, Clone)]
-pub(crate) struct CompileCache {
-    /// `None`: disabled, or without a usable key.
-    keyed: Option<Keyed>,
-    /// The cache was asked for, but has no usable key.
-    no_key: bool,
+pub(crate) enum CompileCache {
+    /// Compile every time.
+    Disabled,
+    /// Asked for, but without a usable key: compile every time, and say so.
+    NoKey,
+    /// In use.
+    Keyed(Keyed),
 }
 
 /// A cache directory and the key that authenticates what it holds.
 #[derive(Debug, Clone)]
-struct Keyed {
+pub(crate) struct Keyed {
     dir: PathBuf,
     key: CacheKey,
 }
@@ -163,16 +165,20 @@ struct Entry {
 }
 
 impl CompileCache {
+    /// The cache `mode` names, with its key (made if missing); when the engine starts.
     pub(crate) fn new(mode: &CacheMode) -> CompileCache {
         match mode.open() {
-            Ok(keyed) => CompileCache {
-                keyed: keyed.map(|(dir, key)| Keyed { dir, key }),
-                no_key: false,
-            },
-            Err(_) => CompileCache {
-                keyed: None,
-                no_key: true,
-            },
+            Ok(Some((dir, key))) => CompileCache::Keyed(Keyed { dir, key }),
+            Ok(None) => CompileCache::Disabled,
+            // Never trust a cache without its key; `CacheMode::check_key` says why.
+            Err(_) => CompileCache::NoKey,
+        }
+    }
+
+    fn keyed(&self) -> Option<&Keyed> {
+        match self {
+            CompileCache::Keyed(keyed) => Some(keyed),
+            CompileCache::Disabled | CompileCache::NoKey => None,
         }
     }
 
@@ -184,13 +190,10 @@ impl CompileCache {
         digest: &[u8; 32],
         compile: impl FnOnce() -> Result<Component, E>,
     ) -> Result<(Component, CacheOutcome), E> {
-        let Some(keyed) = &self.keyed else {
-            let outcome = if self.no_key {
-                CacheOutcome::NoKey
-            } else {
-                CacheOutcome::Uncached
-            };
-            return Ok((compile()?, outcome));
+        let keyed = match self {
+            CompileCache::Keyed(keyed) => keyed,
+            CompileCache::NoKey => return Ok((compile()?, CacheOutcome::NoKey)),
+            CompileCache::Disabled => return Ok((compile()?, CacheOutcome::Uncached)),
         };
         let entry = keyed.entry(engine, digest);
         let existed = match keyed.deserialize_checked(engine, &entry) {
@@ -213,7 +216,7 @@ impl CompileCache {
 
     /// The component compiled from the file `digest` names, if its entry proves to be that.
     pub(crate) fn hit(&self, engine: &Engine, digest: &[u8; 32]) -> Option<Component> {
-        let keyed = self.keyed.as_ref()?;
+        let keyed = self.keyed()?;
         keyed
             .deserialize_checked(engine, &keyed.entry(engine, digest))
             .ok()
@@ -222,14 +225,14 @@ impl CompileCache {
     /// The SHA-256 this cache recorded for the component file whose metadata is `meta`, if
     /// the file has not changed since and the record is this user's.
     pub(crate) fn known_digest(&self, meta: &Metadata) -> Option<[u8; 32]> {
-        let keyed = self.keyed.as_ref()?;
+        let keyed = self.keyed()?;
         unhex(&keyed.recorded(Records::Files, &FileKey::of(meta)?)?)
     }
 
     /// Records that the component file with metadata `before` (taken before it was read) and
     /// `after` (after) hashed to `digest`, unless it changed in between or too recently.
     pub(crate) fn remember_digest(&self, before: &Metadata, after: &Metadata, digest: &[u8; 32]) {
-        if let Some(keyed) = &self.keyed {
+        if let Some(keyed) = self.keyed() {
             keyed.record(Records::Files, before, after, &hex(digest));
         }
     }
