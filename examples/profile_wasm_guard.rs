@@ -25,8 +25,10 @@ fn main() {
     let config = hookhost::Config::parse(&config, dir.path().join("hooks.toml")).unwrap();
     let mut options = RunnerOptions::new(dir.path());
     // A lasting cache: under valgrind, compiling the component would take minutes.
-    options.cache =
-        CacheMode::Dir(concat!(env!("CARGO_MANIFEST_DIR"), "/target/profile-cache").into());
+    options.cache = CacheMode::Dir {
+        dir: concat!(env!("CARGO_MANIFEST_DIR"), "/target/profile-cache").into(),
+        key: concat!(env!("CARGO_MANIFEST_DIR"), "/target/profile-cache.key").into(),
+    };
     let runner = HookRunner::new(config, options).unwrap();
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()

@@ -18,6 +18,7 @@ pub struct CheckArgs {
 pub fn run(args: CheckArgs) -> Result<ExitCode> {
     let layers = args.config.layers()?;
     let options = RunnerOptions::new(args.config.cwd()?);
+    let cache = options.cache.clone();
     // Each file's warnings, with its path; an invalid file is reported whole.
     let mut warnings = Vec::new();
     for path in [&layers.user, &layers.project, &layers.local]
@@ -44,6 +45,21 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
     let path = runner.config_path().to_path_buf();
 
     let wasm = runner.wasm_hooks();
+    if wasm
+        .iter()
+        .any(|(_, info)| info.cache == hookhost::wasm::CacheOutcome::NoKey)
+    {
+        // Never silently untrusted: a cache without its key is not used, and costs a compile
+        // at every load until the key is fixed.
+        let why = match cache.check_key() {
+            Err(error) => format!("{:#}", anyhow::Error::from(error)),
+            Ok(()) => "its key could not be read when the hooks loaded".to_string(),
+        };
+        warnings.push(format!(
+            "the compile cache is not used, so every wasm hook is compiled at each load: {}",
+            safe(&why)
+        ));
+    }
     let held = runner.held_hooks();
     let hooks: Vec<_> = runner.configured_hooks().collect();
     let layered = hooks

@@ -9,6 +9,13 @@
 //! change what the runner returns (R8 extends R5's fail-open rule to hookhost's own I/O), and
 //! observations that could not be written are named in the warning and kept for the store's
 //! next write.
+//!
+//! The file is bounded, so that a call costs the same at the end of a long session as at its
+//! start (each signalling call reads, rewrites and syncs the whole file): it keeps the first
+//! observation (the first signal is the one that decided, R7) and the newest ones after it, at
+//! most [`MAX_OBSERVATIONS`] in all and [`MAX_OBSERVATION_BYTES`] of JSON, and counts the
+//! observations it dropped in `dropped_observations`. A file that never reached the bound has no
+//! such key and reads exactly as before; readers that do not know the key ignore it.
 
 use std::fs;
 use std::io::Write as _;
@@ -23,12 +30,28 @@ mod lock;
 pub use lock::LOCK_WAIT;
 use lock::{FileLock, LockError};
 
+/// The most observations `convergence.json` keeps: the first of the session and the 15 newest.
+/// A call's cost follows the file's size (the sync costs the same for 8 KiB as for 160 KiB on
+/// the development machine, the parse and rewrite do not): at this bound, the 10,000th call of
+/// the largest signal measured 1.7x the session's first (README, "Benchmarks"), where 64
+/// measured 3.3x.
+pub const MAX_OBSERVATIONS: usize = 16;
+/// The most bytes the kept observations take as JSON. The largest signal (a 256-byte name, an
+/// 8 KiB reason) takes about 8.6 KB, so [`MAX_OBSERVATIONS`] of them fit; a reason of control
+/// characters, escaped six bytes for one (52 KB), hits this bound first.
+pub const MAX_OBSERVATION_BYTES: usize = 160 * 1024;
+
 /// The file's content.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ConvergenceState {
-    /// One entry per PostToolUse signal, in the order they were raised.
+    /// One entry per PostToolUse signal, in the order they were raised: the first of the
+    /// session, then the newest (older ones beyond the bound are dropped and counted).
     #[serde(default)]
     pub observations: Vec<Observation>,
+    /// How many observations between the first and the oldest kept were dropped to keep the
+    /// file bounded. Absent (zero) until the first is dropped.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub dropped_observations: u64,
     /// How the run ended; written once per session by the Stop event.
     #[serde(rename = "final", default, skip_serializing_if = "Option::is_none")]
     pub final_state: Option<FinalState>,
@@ -233,6 +256,7 @@ impl ConvergenceStore {
             Err(source) => return Err(io("read", &self.path)(source)),
         };
         state.observations.extend_from_slice(observations);
+        state.dropped_observations += bound(&mut state.observations);
         if let Some(final_state) = final_state {
             state.final_state = Some(final_state.clone());
         }
@@ -259,6 +283,49 @@ impl ConvergenceStore {
         let bytes = fs::read(path)?;
         serde_json::from_slice(&bytes).map_err(std::io::Error::other)
     }
+}
+
+fn is_zero(count: &u64) -> bool {
+    *count == 0
+}
+
+/// Drops the oldest observations after the first until at most [`MAX_OBSERVATIONS`] are left
+/// and they fit in [`MAX_OBSERVATION_BYTES`]; returns how many it dropped.
+fn bound(observations: &mut Vec<Observation>) -> u64 {
+    let Some((first, rest)) = observations.split_first() else {
+        return 0;
+    };
+    let mut bytes = json_len(first);
+    let newest = rest
+        .iter()
+        .rev()
+        .take(MAX_OBSERVATIONS - 1)
+        .take_while(|observation| {
+            bytes += json_len(observation);
+            bytes <= MAX_OBSERVATION_BYTES
+        })
+        .count();
+    let dropped = rest.len() - newest;
+    observations.drain(1..1 + dropped);
+    dropped as u64
+}
+
+/// The length of an observation's JSON (compact: the file's indentation adds a few bytes).
+fn json_len(observation: &Observation) -> usize {
+    /// Counts what is written, keeps nothing.
+    struct Count(usize);
+    impl std::io::Write for Count {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0 += bytes.len();
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut count = Count(0);
+    serde_json::to_writer(&mut count, observation).expect("an observation serializes");
+    count.0
 }
 
 /// How many observations a lock warning names one by one.

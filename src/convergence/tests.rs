@@ -301,3 +301,181 @@ fn what_a_busy_lock_leaves_unwritten() {
         );
     }
 }
+
+/// The largest signal a hook can leave: a name and a reason at their limits, plus the marker
+/// of what was cut (`… (cut by hookhost: N more bytes)`).
+fn largest(iterations: usize, filler: char) -> Observation {
+    use crate::verdict::{REASON_MAX_BYTES, SIGNAL_NAME_MAX_BYTES};
+    let marker = "… (cut by hookhost: 1000000 more bytes)";
+    Observation {
+        signal: "n".repeat(SIGNAL_NAME_MAX_BYTES) + marker,
+        reason: filler.to_string().repeat(REASON_MAX_BYTES) + marker,
+        tool_iterations: iterations,
+    }
+}
+
+#[test]
+fn a_long_session_keeps_the_first_observation_and_the_newest_and_counts_the_rest() {
+    let root = tempfile::tempdir().unwrap();
+    let store = ConvergenceStore::new(root.path());
+    // One call at a time, and calls of several signals at once (R7: one write per call).
+    let total = 3 * MAX_OBSERVATIONS + 5;
+    store
+        .append_observations(&[observation("first", 0)])
+        .unwrap();
+    let mut next = 1;
+    while next < total {
+        let batch: Vec<Observation> = (next..total.min(next + next % 7 + 1))
+            .map(|i| observation(&format!("s{i}"), i))
+            .collect();
+        next += batch.len();
+        store.append_observations(&batch).unwrap();
+    }
+    let text = fs::read_to_string(store.path()).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let dropped = (total - MAX_OBSERVATIONS) as u64;
+    assert_eq!(json["dropped_observations"], dropped);
+    let state = ConvergenceStore::read(store.path()).unwrap();
+    let iterations: Vec<usize> = state
+        .observations
+        .iter()
+        .map(|o| o.tool_iterations)
+        .collect();
+    let newest = total - (MAX_OBSERVATIONS - 1)..total;
+    assert_eq!(
+        iterations,
+        std::iter::once(0).chain(newest).collect::<Vec<_>>(),
+        "the first, then the newest in order"
+    );
+    assert_eq!(state.observations[0].signal, "first");
+    assert_eq!(state.dropped_observations, dropped);
+}
+
+#[test]
+fn the_file_stays_under_its_bound_whatever_the_signals_hold() {
+    // Printable reasons fill the count first; control characters (escaped as six bytes each)
+    // fill the byte budget first.
+    for filler in ['r', '\u{1}'] {
+        let root = tempfile::tempdir().unwrap();
+        let store = ConvergenceStore::new(root.path());
+        let calls = 2 * MAX_OBSERVATIONS;
+        for i in 0..calls {
+            store.append_observations(&[largest(i, filler)]).unwrap();
+        }
+        store.write_final(final_state("end_turn")).unwrap();
+        // The bound, plus the file's indentation and `final`.
+        let size = fs::metadata(store.path()).unwrap().len();
+        assert!(
+            size < (MAX_OBSERVATION_BYTES + 4096) as u64,
+            "{filler:?}: {size} bytes"
+        );
+        let state = ConvergenceStore::read(store.path()).unwrap();
+        assert_eq!(state.observations[0].tool_iterations, 0, "{filler:?}");
+        assert_eq!(
+            state.observations.len() as u64 + state.dropped_observations,
+            calls as u64,
+            "{filler:?}: every observation is kept or counted"
+        );
+        assert_eq!(
+            state.observations.last().unwrap().tool_iterations,
+            calls - 1
+        );
+        let kept: usize = state.observations.iter().map(json_len).sum();
+        assert!(kept <= MAX_OBSERVATION_BYTES, "{filler:?}: {kept}");
+    }
+}
+
+#[test]
+fn final_is_still_written_once_when_observations_are_dropped() {
+    let root = tempfile::tempdir().unwrap();
+    let store = ConvergenceStore::new(root.path());
+    let many: Vec<Observation> = (0..MAX_OBSERVATIONS + 10)
+        .map(|i| observation("s", i))
+        .collect();
+    store.append_observations(&many).unwrap();
+    assert!(
+        store
+            .write_final(final_state("convergence_signal"))
+            .unwrap()
+            .is_some()
+    );
+    store.append_observations(&many).unwrap();
+    assert!(
+        store
+            .write_final(final_state("end_turn"))
+            .unwrap()
+            .is_none()
+    );
+    let state = ConvergenceStore::read(store.path()).unwrap();
+    assert_eq!(state.final_state.unwrap().reason, "convergence_signal");
+    assert_eq!(state.observations.len(), MAX_OBSERVATIONS);
+    assert_eq!(state.dropped_observations, MAX_OBSERVATIONS as u64 + 20);
+}
+
+/// A file as hookhost wrote it before the bound: read, appended to and written back exactly
+/// as then (no new key until something is dropped).
+#[test]
+fn a_file_from_before_the_bound_appends_unchanged() {
+    let root = tempfile::tempdir().unwrap();
+    let store = ConvergenceStore::new(root.path());
+    let before = r#"{
+  "observations": [
+    {
+      "signal": "clean_test",
+      "reason": "3 consecutive clean test runs",
+      "tool_iterations": 12
+    }
+  ],
+  "final": {
+    "reason": "convergence_signal",
+    "tool_iterations": 22,
+    "total_tokens": 45000,
+    "timestamp": "2026-02-13T19:30:00Z"
+  }
+}"#;
+    fs::write(store.path(), before).unwrap();
+    store
+        .append_observations(&[observation("lint_clean", 18)])
+        .unwrap();
+    let after = before.replace(
+        "      \"tool_iterations\": 12\n    }\n",
+        "      \"tool_iterations\": 12\n    },\n    {\n      \"signal\": \"lint_clean\",\n      \
+         \"reason\": \"lint_clean reason\",\n      \"tool_iterations\": 18\n    }\n",
+    );
+    assert_eq!(fs::read_to_string(store.path()).unwrap(), after);
+
+    // One written by the unbounded code, past the bound: bounded at its next write.
+    let unbounded = ConvergenceState {
+        observations: (0..300).map(|i| observation("s", i)).collect(),
+        ..Default::default()
+    };
+    fs::write(store.path(), serde_json::to_vec_pretty(&unbounded).unwrap()).unwrap();
+    store.append_observations(&[observation("s", 300)]).unwrap();
+    let state = ConvergenceStore::read(store.path()).unwrap();
+    assert_eq!(state.observations.len(), MAX_OBSERVATIONS);
+    assert_eq!(state.observations[0].tool_iterations, 0);
+    assert_eq!(state.dropped_observations, 301 - MAX_OBSERVATIONS as u64);
+}
+
+/// What a reader written for the unbounded file (the outer loop, an older hookhost) still
+/// reads from a bounded one.
+#[test]
+fn a_reader_that_does_not_know_the_count_still_reads_the_file() {
+    #[derive(Deserialize)]
+    struct Before {
+        observations: Vec<Observation>,
+        #[serde(rename = "final")]
+        final_state: Option<FinalState>,
+    }
+    let root = tempfile::tempdir().unwrap();
+    let store = ConvergenceStore::new(root.path());
+    let many: Vec<Observation> = (0..2 * MAX_OBSERVATIONS)
+        .map(|i| observation("s", i))
+        .collect();
+    store.append_observations(&many).unwrap();
+    store.write_final(final_state("end_turn")).unwrap();
+    let read: Before = serde_json::from_slice(&fs::read(store.path()).unwrap()).unwrap();
+    assert_eq!(read.observations.len(), MAX_OBSERVATIONS);
+    assert_eq!(read.observations[0], many[0]);
+    assert_eq!(read.final_state.unwrap().reason, "end_turn");
+}

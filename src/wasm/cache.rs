@@ -7,49 +7,72 @@
 //!   `{component}` is the SHA-256 of the component's bytes. The artefact is mapped into memory
 //!   (`Component::deserialize_file`), not read and copied: a process that loads three hooks and
 //!   exits (`hookhost agent-hook`) touches only the pages it runs.
-//! - `{engine}/{component}.cwasm.sum`: the artefact's length and CRC-32. wasmtime does not
-//!   checksum what it deserializes (one flipped byte in the code section loads fine), so the
-//!   checksum is checked, over the mapped file, before deserializing; a corrupt, truncated,
-//!   foreign or unsummed entry is recompiled and rewritten.
-//! - `files/{device}-{inode}`: the SHA-256 of the component file that had this device, inode,
-//!   size, mtime and ctime when it was hashed, so an unchanged component is not read and hashed
-//!   again on every load. Any write to a file changes its ctime, which no user can set; a file
-//!   changed less than [`RACY`] before it was hashed is not recorded (a timestamp is coarser
-//!   than a write), nor one that changed while it was read.
+//! - `{engine}/{component}.cwasm.sum`: the artefact's length and its MAC under the user's key
+//!   (`key`), bound to the engine and the component's digest: the artefact is the compiled
+//!   form of that component, made by this user's hookhost. wasmtime does not check what it
+//!   deserializes (one flipped byte in the code section loads fine), so the MAC is checked,
+//!   over the mapped file, before deserializing; a corrupt, truncated, foreign, unsummed or
+//!   forged entry is recompiled and rewritten.
+//! - `files/{device}-{inode}` and `checked/{device}-{inode}`: records, with a MAC under the
+//!   key, of component files already hashed (their SHA-256) and of artefacts whose MAC already
+//!   checked, by the file's identity (device, inode, size, mtime, ctime), so that an unchanged
+//!   file is not read in full again on every load (a Python component's artefact is tens of
+//!   MB); see `records`.
 //!
 //! Writes go to a unique temp file renamed into place, so concurrent runners never see a
 //! partial file (the sum is renamed first: a reader that sees a new sum beside an old artefact
 //! recompiles, it never runs a mismatch).
 //!
-//! Threat model: the cache directory belongs to the user running the agent. Someone who can
-//! write there can also change the user's shell startup files; the checksums protect against
-//! corruption, not against that user. What runs is always the compiled form of the digest the
-//! loader compared with a hook's pin.
+//! Threat model: an artefact is native code that runs in the agent's process, outside the
+//! sandbox. The cache trusts nothing it reads from its directory, which others may have filled
+//! (a CI cache restored from another build, a synced or shared home directory, a tool run in a
+//! project): it trusts only its key, a file of the user's outside the cache directory that
+//! nobody else may read or write (see `key`). An entry or record it did not authenticate under
+//! that key (copied from another cache, another user's or machine's, or edited in place) is
+//! never run and never believed: the component is hashed and compiled again. So what runs is
+//! always the compiled form of the digest the loader compared with a hook's pin, as this user's
+//! hookhost compiled it. Without a usable key the cache is not used at all, and the load says so
+//! ([`CacheOutcome::NoKey`]). Out of reach: a process running as the user at the same time as
+//! the agent (it could change an entry between its check and its mapping, or trace the agent
+//! itself), anyone who can read the key, and root (who can also reset a file's ctime).
 
 use std::fs::{File, Metadata};
 use std::hash::{Hash as _, Hasher as _};
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, SystemTime};
 
 use wasmtime::Engine;
 use wasmtime::component::Component;
 
-/// The first word of a `.sum` file: the layout's version.
-const SUM_MAGIC: &str = "hookhost-cwasm-2";
-/// A component file whose mtime or ctime is this close to the moment it was hashed is hashed
-/// again at its next load rather than recorded.
-const RACY: Duration = Duration::from_secs(2);
+mod key;
+mod map;
+mod records;
+
+use key::CacheKey;
+pub use key::{CACHE_KEY_ENV, CacheKeyError};
+use map::ReadOnlyMap;
+use records::{FileKey, Records};
+
+/// The first word of a `.sum` file, and the first field of its MAC: the layout's version.
+/// Entries of earlier layouts (a CRC-32 anyone can recompute) are recompiled.
+const SUM_MAGIC: &str = "hookhost-cwasm-3";
 
 /// Where compiled hooks are cached.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub enum CacheMode {
     /// `$HOOKHOST_CACHE_DIR` if set (`off` disables the cache), else
-    /// `$XDG_CACHE_HOME/hookhost`, else `~/.cache/hookhost`.
+    /// `$XDG_CACHE_HOME/hookhost`, else `~/.cache/hookhost`; its key is `$HOOKHOST_CACHE_KEY`,
+    /// else `cache.key` in hookhost's data directory (`$HOOKHOST_DATA_DIR`, else
+    /// `$XDG_DATA_HOME/hookhost`, else `~/.local/share/hookhost`).
     #[default]
     Default,
-    /// This directory.
-    Dir(PathBuf),
+    /// The cache in `dir`, authenticated by the key file `key` (made if missing), which must
+    /// lie outside `dir`.
+    Dir {
+        /// The cache directory.
+        dir: PathBuf,
+        /// The key file.
+        key: PathBuf,
+    },
     /// Compile every time.
     Disabled,
 }
@@ -58,7 +81,7 @@ impl CacheMode {
     /// The directory this mode resolves to, if any.
     pub fn resolve(&self) -> Option<PathBuf> {
         match self {
-            CacheMode::Dir(dir) => Some(dir.clone()),
+            CacheMode::Dir { dir, .. } => Some(dir.clone()),
             CacheMode::Disabled => None,
             CacheMode::Default => match std::env::var_os("HOOKHOST_CACHE_DIR") {
                 Some(dir) if dir == "off" || dir.is_empty() => None,
@@ -73,31 +96,89 @@ impl CacheMode {
             },
         }
     }
+
+    /// The key file of this mode's cache, if it has a cache and the key a location.
+    pub fn key_path(&self) -> Option<PathBuf> {
+        match self {
+            CacheMode::Dir { key, .. } => Some(key.clone()),
+            CacheMode::Disabled => None,
+            CacheMode::Default => self.resolve().and(key::default_path()),
+        }
+    }
+
+    /// Makes the cache's key if it is missing, and checks that it can be used: the reason a
+    /// load reported [`CacheOutcome::NoKey`], for `hookhost check`. `Ok` for a disabled cache.
+    pub fn check_key(&self) -> Result<(), CacheKeyError> {
+        self.open().map(drop)
+    }
+
+    /// The cache directory and its key; `Ok(None)` when the cache is disabled.
+    fn open(&self) -> Result<Option<(PathBuf, CacheKey)>, CacheKeyError> {
+        let Some(dir) = self.resolve() else {
+            return Ok(None);
+        };
+        let path = self.key_path().ok_or(CacheKeyError::NoLocation)?;
+        Ok(Some((dir.clone(), CacheKey::open(&path, &dir)?)))
+    }
 }
 
 /// How a component was obtained, for reports and tests.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CacheOutcome {
-    /// Deserialized from a valid cache entry.
+    /// Deserialized from a cache entry that proved to be this component's.
     Hit,
     /// Compiled, and the entry written.
     Compiled,
-    /// Compiled; the existing entry was unusable and was replaced.
+    /// Compiled; the existing entry was unusable (damaged, or not proved to be this
+    /// component's) and was replaced.
     Replaced,
     /// Compiled; the cache is disabled or could not be written.
     Uncached,
+    /// Compiled, without reading or writing the cache: its key could not be made or read, so
+    /// nothing in it can be trusted ([`CacheMode::check_key`] says why).
+    NoKey,
 }
 
 /// The compile cache of one engine.
 #[derive(Debug, Clone)]
-pub(crate) struct CompileCache {
-    dir: Option<PathBuf>,
+pub(crate) enum CompileCache {
+    /// Compile every time.
+    Disabled,
+    /// Asked for, but without a usable key: compile every time, and say so.
+    NoKey,
+    /// In use.
+    Keyed(Keyed),
+}
+
+/// A cache directory and the key that authenticates what it holds.
+#[derive(Debug, Clone)]
+pub(crate) struct Keyed {
+    dir: PathBuf,
+    key: CacheKey,
+}
+
+/// Where the compiled form of one component lives, and what its MAC binds.
+struct Entry {
+    path: PathBuf,
+    /// `{engine}/{component}.cwasm`: the engine and the component's digest.
+    name: String,
 }
 
 impl CompileCache {
+    /// The cache `mode` names, with its key (made if missing); when the engine starts.
     pub(crate) fn new(mode: &CacheMode) -> CompileCache {
-        CompileCache {
-            dir: mode.resolve(),
+        match mode.open() {
+            Ok(Some((dir, key))) => CompileCache::Keyed(Keyed { dir, key }),
+            Ok(None) => CompileCache::Disabled,
+            // Never trust a cache without its key; `CacheMode::check_key` says why.
+            Err(_) => CompileCache::NoKey,
+        }
+    }
+
+    fn keyed(&self) -> Option<&Keyed> {
+        match self {
+            CompileCache::Keyed(keyed) => Some(keyed),
+            CompileCache::Disabled | CompileCache::NoKey => None,
         }
     }
 
@@ -109,10 +190,13 @@ impl CompileCache {
         digest: &[u8; 32],
         compile: impl FnOnce() -> Result<Component, E>,
     ) -> Result<(Component, CacheOutcome), E> {
-        let Some(path) = self.entry_path(engine, digest) else {
-            return Ok((compile()?, CacheOutcome::Uncached));
+        let keyed = match self {
+            CompileCache::Keyed(keyed) => keyed,
+            CompileCache::NoKey => return Ok((compile()?, CacheOutcome::NoKey)),
+            CompileCache::Disabled => return Ok((compile()?, CacheOutcome::Uncached)),
         };
-        let existed = match deserialize_checked(engine, &path) {
+        let entry = keyed.entry(engine, digest);
+        let existed = match keyed.deserialize_checked(engine, &entry) {
             Ok(component) => return Ok((component, CacheOutcome::Hit)),
             Err(Unusable::Missing) => false,
             Err(Unusable::Damaged) => true,
@@ -120,7 +204,7 @@ impl CompileCache {
         let component = compile()?;
         let outcome = match component
             .serialize()
-            .map(|artefact| write_entry(&path, &artefact))
+            .map(|artefact| keyed.write_entry(&entry, &artefact))
         {
             Ok(Ok(())) if existed => CacheOutcome::Replaced,
             Ok(Ok(())) => CacheOutcome::Compiled,
@@ -130,43 +214,97 @@ impl CompileCache {
         Ok((component, outcome))
     }
 
-    /// The component compiled from the file `digest` names, if its entry is intact.
+    /// The component compiled from the file `digest` names, if its entry proves to be that.
     pub(crate) fn hit(&self, engine: &Engine, digest: &[u8; 32]) -> Option<Component> {
-        deserialize_checked(engine, &self.entry_path(engine, digest)?).ok()
+        let keyed = self.keyed()?;
+        keyed
+            .deserialize_checked(engine, &keyed.entry(engine, digest))
+            .ok()
     }
 
     /// The SHA-256 this cache recorded for the component file whose metadata is `meta`, if
-    /// the file has not changed since.
+    /// the file has not changed since and the record is this user's.
     pub(crate) fn known_digest(&self, meta: &Metadata) -> Option<[u8; 32]> {
-        let key = FileKey::of(meta)?;
-        let record = std::fs::read_to_string(self.dir.as_ref()?.join(key.path())).ok()?;
-        let (stamp, digest) = record.trim_end().rsplit_once(' ')?;
-        if stamp != key.stamp() {
-            return None;
-        }
-        unhex(digest)
+        let keyed = self.keyed()?;
+        unhex(&keyed.recorded(Records::Files, &FileKey::of(meta)?)?)
     }
 
     /// Records that the component file with metadata `before` (taken before it was read) and
     /// `after` (after) hashed to `digest`, unless it changed in between or too recently.
     pub(crate) fn remember_digest(&self, before: &Metadata, after: &Metadata, digest: &[u8; 32]) {
-        let (Some(dir), Some(key)) = (&self.dir, FileKey::of(before)) else {
-            return;
-        };
-        if FileKey::of(after).as_ref() != Some(&key) || key.racy() {
-            return;
+        if let Some(keyed) = self.keyed() {
+            keyed.record(Records::Files, before, after, &hex(digest));
         }
-        let record = format!("{} {}\n", key.stamp(), hex(digest));
-        // The cache is an optimisation: failing to write it is not an error.
-        let _ = write_atomically(&dir.join(key.path()), &[record.as_bytes()]);
     }
+}
 
-    fn entry_path(&self, engine: &Engine, digest: &[u8; 32]) -> Option<PathBuf> {
-        let dir = self.dir.as_ref()?;
+impl Keyed {
+    fn entry(&self, engine: &Engine, digest: &[u8; 32]) -> Entry {
         let mut hasher = std::collections::hash_map::DefaultHasher::new();
         engine.precompile_compatibility_hash().hash(&mut hasher);
-        let engine_key = format!("engine-{:016x}", hasher.finish());
-        Some(dir.join(engine_key).join(format!("{}.cwasm", hex(digest))))
+        let name = format!("engine-{:016x}/{}.cwasm", hasher.finish(), hex(digest));
+        Entry {
+            path: self.dir.join(&name),
+            name,
+        }
+    }
+
+    /// The component of `entry`, if the entry proves to be the compiled form it is filed as
+    /// and wasmtime accepts it.
+    fn deserialize_checked(&self, engine: &Engine, entry: &Entry) -> Result<Component, Unusable> {
+        let file = File::open(&entry.path).map_err(|_| Unusable::Missing)?;
+        let before = file.metadata().map_err(|_| Unusable::Damaged)?;
+        // An artefact already checked, unchanged since, is not read in full again.
+        let checked = FileKey::of(&before)
+            .and_then(|key| self.recorded(Records::Checked, &key))
+            .is_some_and(|what| what == entry.name);
+        if !checked {
+            let sum =
+                std::fs::read_to_string(sum_path(&entry.path)).map_err(|_| Unusable::Damaged)?;
+            let mac = parse_sum(&sum, before.len()).ok_or(Unusable::Damaged)?;
+            // blake3::Hash compares in constant time.
+            if mac != self.artefact_mac(&file, before.len(), entry)? {
+                return Err(Unusable::Damaged);
+            }
+            if let Ok(after) = file.metadata() {
+                self.record(Records::Checked, &before, &after, &entry.name);
+            }
+        }
+        // SAFETY: the file holds exactly what `Component::serialize` produced for an engine with
+        // the same compatibility hash (its MAC, or the record of that MAC's check, proves it
+        // unchanged since this user's hookhost wrote it), wasmtime checks the version and
+        // settings recorded in the artefact, and entries are never written in place, only
+        // replaced by a rename, so the mapped file does not change while the component lives.
+        // Where /proc is there, wasmtime maps the very file just checked.
+        unsafe { Component::deserialize_file(engine, same_file(&file, &entry.path)) }
+            .map_err(|_| Unusable::Damaged)
+    }
+
+    /// The MAC of the first `len` bytes of `file` as `entry`'s artefact, read through a
+    /// read-only mapping (no copy).
+    fn artefact_mac(&self, file: &File, len: u64, entry: &Entry) -> Result<blake3::Hash, Unusable> {
+        let map = match len {
+            0 => None,
+            len => Some(
+                ReadOnlyMap::new(file, usize::try_from(len).map_err(|_| Unusable::Damaged)?)
+                    .ok_or(Unusable::Damaged)?,
+            ),
+        };
+        let artefact = map.as_ref().map_or(&[][..], ReadOnlyMap::bytes);
+        Ok(self.sum_mac(entry, artefact))
+    }
+
+    /// What an entry's sum authenticates: the layout, the engine and component it is filed
+    /// under, and the artefact.
+    fn sum_mac(&self, entry: &Entry, artefact: &[u8]) -> blake3::Hash {
+        self.key
+            .mac(&[SUM_MAGIC.as_bytes(), entry.name.as_bytes(), artefact])
+    }
+
+    fn write_entry(&self, entry: &Entry, artefact: &[u8]) -> std::io::Result<()> {
+        let sum = sum_line(artefact.len() as u64, &self.sum_mac(entry, artefact)) + "\n";
+        write_atomically(&sum_path(&entry.path), &[sum.as_bytes()])?;
+        write_atomically(&entry.path, &[artefact])
     }
 }
 
@@ -174,25 +312,9 @@ impl CompileCache {
 enum Unusable {
     /// There is no entry.
     Missing,
-    /// There is one, and it cannot be trusted or wasmtime refused it.
+    /// There is one, and it is damaged, not proved to be the component's, or refused by
+    /// wasmtime.
     Damaged,
-}
-
-/// The component of the entry at `path`, if the entry is intact and wasmtime accepts it.
-fn deserialize_checked(engine: &Engine, path: &Path) -> Result<Component, Unusable> {
-    let file = File::open(path).map_err(|_| Unusable::Missing)?;
-    let sum = std::fs::read_to_string(sum_path(path)).map_err(|_| Unusable::Damaged)?;
-    let len = file.metadata().map_err(|_| Unusable::Damaged)?.len();
-    if sum.trim_end() != sum_line(len, checksum(&file, len).ok_or(Unusable::Damaged)?) {
-        return Err(Unusable::Damaged);
-    }
-    // SAFETY: the file holds exactly what `Component::serialize` produced for an engine with
-    // the same compatibility hash (its checksum proves it unchanged since this cache wrote it),
-    // wasmtime checks the version and settings recorded in the artefact, and entries are never
-    // written in place, only replaced by a rename, so the mapped file does not change while
-    // the component lives. Where /proc is there, wasmtime maps the very file just checked.
-    unsafe { Component::deserialize_file(engine, same_file(&file, path)) }
-        .map_err(|_| Unusable::Damaged)
 }
 
 /// A path that opens `file` itself: `/proc/self/fd/N` where /proc is mounted, else `path`.
@@ -209,36 +331,27 @@ fn same_file<'a>(file: &File, path: &'a Path) -> std::borrow::Cow<'a, Path> {
     path.into()
 }
 
-/// The CRC-32 of the first `len` bytes of `file`, read through a read-only mapping (no copy).
-fn checksum(file: &File, len: u64) -> Option<u32> {
-    let mut hasher = crc32fast::Hasher::new();
-    if len > 0 {
-        let map = ReadOnlyMap::new(file, usize::try_from(len).ok()?)?;
-        hasher.update(map.bytes());
-    }
-    Some(hasher.finalize())
-}
-
 fn sum_path(entry: &Path) -> PathBuf {
     let mut name = entry.as_os_str().to_owned();
     name.push(".sum");
     PathBuf::from(name)
 }
 
-fn sum_line(len: u64, crc: u32) -> String {
-    format!("{SUM_MAGIC} {len} {crc:08x}")
+fn sum_line(len: u64, mac: &blake3::Hash) -> String {
+    format!("{SUM_MAGIC} {len} {}", mac.to_hex())
 }
 
-fn write_entry(path: &Path, artefact: &[u8]) -> std::io::Result<()> {
-    let mut hasher = crc32fast::Hasher::new();
-    hasher.update(artefact);
-    let sum = sum_line(artefact.len() as u64, hasher.finalize()) + "\n";
-    write_atomically(&sum_path(path), &[sum.as_bytes()])?;
-    write_atomically(path, &[artefact])
+/// The MAC of a sum line of this layout for an artefact of `len` bytes.
+fn parse_sum(sum: &str, len: u64) -> Option<blake3::Hash> {
+    let (head, mac) = sum.trim_end().rsplit_once(' ')?;
+    (head == format!("{SUM_MAGIC} {len}"))
+        .then(|| blake3::Hash::from_hex(mac).ok())
+        .flatten()
 }
 
 /// Writes `parts` to a unique temp file beside `path`, synced, and renames it to `path`.
 fn write_atomically(path: &Path, parts: &[&[u8]]) -> std::io::Result<()> {
+    use std::io::Write as _;
     let dir = path.parent().expect("cache files live in a directory");
     std::fs::create_dir_all(dir)?;
     let tmp = dir.join(format!(
@@ -259,111 +372,6 @@ fn write_atomically(path: &Path, parts: &[&[u8]]) -> std::io::Result<()> {
         let _ = std::fs::remove_file(&tmp);
     }
     result
-}
-
-/// What identifies a version of a file without reading it.
-#[derive(PartialEq, Eq)]
-struct FileKey {
-    dev: u64,
-    ino: u64,
-    size: u64,
-    mtime: (i64, i64),
-    ctime: (i64, i64),
-}
-
-impl FileKey {
-    #[cfg(unix)]
-    fn of(meta: &Metadata) -> Option<FileKey> {
-        use std::os::unix::fs::MetadataExt as _;
-        meta.is_file().then(|| FileKey {
-            dev: meta.dev(),
-            ino: meta.ino(),
-            size: meta.size(),
-            mtime: (meta.mtime(), meta.mtime_nsec()),
-            ctime: (meta.ctime(), meta.ctime_nsec()),
-        })
-    }
-
-    #[cfg(not(unix))]
-    fn of(_: &Metadata) -> Option<FileKey> {
-        None
-    }
-
-    fn path(&self) -> PathBuf {
-        Path::new("files").join(format!("{:x}-{:x}", self.dev, self.ino))
-    }
-
-    fn stamp(&self) -> String {
-        let FileKey {
-            size, mtime, ctime, ..
-        } = self;
-        format!(
-            "{size} {}.{:09} {}.{:09}",
-            mtime.0, mtime.1, ctime.0, ctime.1
-        )
-    }
-
-    /// Whether the file changed too recently for its timestamps to tell the next change apart.
-    fn racy(&self) -> bool {
-        let now = SystemTime::now()
-            .duration_since(SystemTime::UNIX_EPOCH)
-            .map_or(0, |d| d.as_secs() as i64);
-        let margin = RACY.as_secs() as i64;
-        self.mtime.0 + margin >= now || self.ctime.0 + margin >= now
-    }
-}
-
-/// A read-only view of a file's first bytes.
-struct ReadOnlyMap {
-    #[cfg(unix)]
-    ptr: *mut libc::c_void,
-    #[cfg(not(unix))]
-    bytes: Vec<u8>,
-    len: usize,
-}
-
-impl ReadOnlyMap {
-    #[cfg(unix)]
-    fn new(file: &File, len: usize) -> Option<ReadOnlyMap> {
-        use std::os::fd::AsRawFd as _;
-        // SAFETY: a fresh shared read-only mapping of an open file; it is unmapped on drop and
-        // only read through `bytes` while it lives. Entries are never written in place.
-        let ptr = unsafe {
-            libc::mmap(
-                std::ptr::null_mut(),
-                len,
-                libc::PROT_READ,
-                libc::MAP_SHARED,
-                file.as_raw_fd(),
-                0,
-            )
-        };
-        (ptr != libc::MAP_FAILED).then_some(ReadOnlyMap { ptr, len })
-    }
-
-    #[cfg(not(unix))]
-    fn new(file: &File, len: usize) -> Option<ReadOnlyMap> {
-        use std::io::Read as _;
-        let mut bytes = Vec::with_capacity(len);
-        file.take(len as u64).read_to_end(&mut bytes).ok()?;
-        (bytes.len() == len).then_some(ReadOnlyMap { bytes, len })
-    }
-
-    fn bytes(&self) -> &[u8] {
-        #[cfg(unix)]
-        // SAFETY: `ptr` maps `len` readable bytes for as long as `self` lives.
-        return unsafe { std::slice::from_raw_parts(self.ptr.cast::<u8>(), self.len) };
-        #[cfg(not(unix))]
-        return &self.bytes[..self.len];
-    }
-}
-
-#[cfg(unix)]
-impl Drop for ReadOnlyMap {
-    fn drop(&mut self) {
-        // SAFETY: `ptr` and `len` are the mapping made in `new`, unmapped once.
-        unsafe { libc::munmap(self.ptr, self.len) };
-    }
 }
 
 /// A number unique within this process, for temp file names.

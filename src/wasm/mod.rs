@@ -36,7 +36,7 @@ mod stack;
 mod trap;
 
 pub(crate) use cache::CompileCache;
-pub use cache::{CacheMode, CacheOutcome};
+pub use cache::{CACHE_KEY_ENV, CacheKeyError, CacheMode, CacheOutcome};
 pub(crate) use engine::WasmEngine;
 pub(crate) use hook::WasmHook;
 pub use info::{WasmImports, WasmInfo};

@@ -3,7 +3,6 @@
 //! command guards, and the agents' own hook scripts (jq, grep, exit 2).
 
 use std::io::Write as _;
-use std::path::Path;
 use std::process::{Command, Stdio};
 
 use serde_json::{Value, json};
@@ -39,10 +38,7 @@ fn hookhost(project: &Project, args: &[&str], stdin: &str) -> Reply {
         // Hermetic: no user configuration, approvals or cache of whoever runs the tests.
         .env("HOOKHOST_CONFIG_DIR", project.path(".no-user-config"))
         .env("HOOKHOST_DATA_DIR", project.path(".no-user-data"))
-        .env(
-            "HOOKHOST_CACHE_DIR",
-            Path::new(env!("CARGO_TARGET_TMPDIR")).join("compile-cache"),
-        )
+        .envs(crate::support::test_cache_env())
         .env_remove("CLAUDE_PROJECT_DIR")
         .env_remove("GEMINI_PROJECT_DIR")
         .stdin(Stdio::piped())

@@ -9,9 +9,11 @@ fn hookhost(project: &Project, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_hookhost"))
         .args(args)
         .current_dir(project.root())
-        // Hermetic: no user configuration or approvals of whoever runs the tests.
+        // Hermetic: no user configuration, approvals or compile cache of whoever runs the
+        // tests.
         .env("HOOKHOST_CONFIG_DIR", project.path(".no-user-config"))
         .env("HOOKHOST_DATA_DIR", project.path(".no-user-data"))
+        .envs(crate::support::test_cache_env())
         .output()
         .unwrap()
 }
@@ -252,10 +254,7 @@ fn a_host_secret_is_invisible_to_a_wasm_hook() {
         .args(["fire", "PreToolUse", "--json"])
         .current_dir(project.root())
         .env("ANTHROPIC_API_KEY", "sk-ant-secret")
-        .env(
-            "HOOKHOST_CACHE_DIR",
-            Path::new(env!("CARGO_TARGET_TMPDIR")).join("compile-cache"),
-        )
+        .envs(crate::support::test_cache_env())
         .output()
         .unwrap();
     let json: serde_json::Value =
@@ -722,10 +721,7 @@ fn keygen_sign_verify_inspect_end_to_end() {
     .unwrap();
     let out = Command::new(env!("CARGO_BIN_EXE_hookhost"))
         .args(["check"])
-        .env(
-            "HOOKHOST_CACHE_DIR",
-            Path::new(env!("CARGO_TARGET_TMPDIR")).join("compile-cache"),
-        )
+        .envs(crate::support::test_cache_env())
         .current_dir(project.root())
         .output()
         .unwrap();

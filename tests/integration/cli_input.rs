@@ -14,6 +14,7 @@ fn hookhost(project: &Project, args: &[&std::ffi::OsStr]) -> Output {
         .current_dir(project.root())
         .env("HOOKHOST_CONFIG_DIR", project.path(".no-user-config"))
         .env("HOOKHOST_DATA_DIR", project.path(".no-user-data"))
+        .envs(crate::support::test_cache_env())
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

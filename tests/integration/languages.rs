@@ -12,7 +12,7 @@ use std::process::Command;
 use hookhost::{Decision, Event, HookFailure, HookRunner, Outcome, ToolCall};
 use serde_json::json;
 
-use crate::support::{Project, build_fixture, example, test_cache};
+use crate::support::{Project, build_fixture, example};
 
 #[path = "../common/lang_build.rs"]
 pub mod lang_build;
@@ -364,13 +364,7 @@ fn check_lists_what_a_component_imports_and_what_is_denied() {
     let output = Command::new(env!("CARGO_BIN_EXE_hookhost"))
         .args(["check", "--config"])
         .arg(&config)
-        .env(
-            "HOOKHOST_CACHE_DIR",
-            match test_cache() {
-                hookhost::wasm::CacheMode::Dir(dir) => dir,
-                _ => unreachable!(),
-            },
-        )
+        .envs(crate::support::test_cache_env())
         .env("HOOKHOST_CONFIG_DIR", project.path(".no-user-config"))
         .env("HOOKHOST_DATA_DIR", project.path(".no-user-data"))
         .output()

@@ -21,6 +21,8 @@ mod examples;
 mod forgeflare;
 #[cfg(feature = "wasm")]
 mod hardening;
+#[cfg(feature = "wasm")]
+mod hardening_cache;
 #[cfg(feature = "cli")]
 mod languages;
 #[cfg(feature = "cli")]

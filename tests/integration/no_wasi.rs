@@ -109,7 +109,10 @@ async fn a_core_module_is_compiled_once_then_read_from_the_cache() {
     let config = project.config(&destructive_guard(NO_WASI));
     let load = || {
         let mut options = project.options();
-        options.cache = CacheMode::Dir(cache.path().to_path_buf());
+        options.cache = CacheMode::Dir {
+            dir: cache.path().to_path_buf(),
+            key: project.path("cache.key"),
+        };
         HookRunner::load(&config, options).unwrap()
     };
     let first = load();

@@ -33,13 +33,12 @@ impl Team {
     }
 
     fn run(&self, args: &[&str], env: &[(&str, &str)]) -> Output {
-        let cache = test_cache().resolve().unwrap();
         let mut command = Command::new(env!("CARGO_BIN_EXE_hookhost"));
         command
             .args(args)
             .current_dir(self.project.root())
             .env("HOOKHOST_STORE_DIR", self.store.path())
-            .env("HOOKHOST_CACHE_DIR", cache)
+            .envs(crate::support::test_cache_env())
             .env("HOME", self.home.path());
         for var in [
             "XDG_CACHE_HOME",

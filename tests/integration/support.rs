@@ -204,10 +204,25 @@ pub fn probe_hook(event: &str, mode: &str, extra: &str, config: &str) -> String 
     )
 }
 
-/// The shared compile cache of this test binary: each fixture is compiled once.
+/// The shared compile cache of this test binary: each fixture is compiled once. Its key lives
+/// beside it (never the key of whoever runs the tests).
 #[cfg(feature = "wasm")]
 pub fn test_cache() -> hookhost::wasm::CacheMode {
-    hookhost::wasm::CacheMode::Dir(Path::new(env!("CARGO_TARGET_TMPDIR")).join("compile-cache"))
+    let tmp = Path::new(env!("CARGO_TARGET_TMPDIR"));
+    hookhost::wasm::CacheMode::Dir {
+        dir: tmp.join("compile-cache"),
+        key: tmp.join("compile-cache.key"),
+    }
+}
+
+/// The variables that point the `hookhost` binary at [`test_cache`].
+#[cfg(feature = "wasm")]
+pub fn test_cache_env() -> [(&'static str, PathBuf); 2] {
+    let cache = test_cache();
+    [
+        ("HOOKHOST_CACHE_DIR", cache.resolve().unwrap()),
+        (hookhost::wasm::CACHE_KEY_ENV, cache.key_path().unwrap()),
+    ]
 }
 
 /// Runs one test of this binary alone in a child process, with `env_var` set (the test does

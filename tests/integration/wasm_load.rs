@@ -153,7 +153,10 @@ fn a_missing_file_is_a_config_error_and_the_facade_fails_closed() {
 fn runner_with_cache(project: &Project, cache: &std::path::Path, wasm: &str) -> HookRunner {
     let config = project.config(&format!("[[hooks]]\nevent = \"Stop\"\nwasm = '{wasm}'\n"));
     let mut options = RunnerOptions::new(project.root());
-    options.cache = CacheMode::Dir(cache.to_path_buf());
+    options.cache = CacheMode::Dir {
+        dir: cache.to_path_buf(),
+        key: project.path("cache.key"),
+    };
     HookRunner::load(config, options).unwrap()
 }
 
@@ -313,7 +316,10 @@ fn load_pinned(
         wasm.display()
     ));
     let mut options = RunnerOptions::new(project.root());
-    options.cache = CacheMode::Dir(cache.to_path_buf());
+    options.cache = CacheMode::Dir {
+        dir: cache.to_path_buf(),
+        key: project.path("cache.key"),
+    };
     HookRunner::load(config, options)
         .map(|runner| runner.wasm_hooks().into_iter().next().unwrap().1.sha256)
         .map_err(|error| error.to_string())
