@@ -307,7 +307,7 @@ fn deadline_precision(workspace: &Path, dir: &Path, runtime: &tokio::runtime::Ru
 
 /// The compile cache in `dir`, with its key beside it.
 fn keyed(dir: &Path) -> CacheMode {
-    CacheMode::Dir {
+    CacheMode::Keyed {
         dir: dir.to_path_buf(),
         key: dir.with_extension("key"),
     }

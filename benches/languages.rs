@@ -92,7 +92,7 @@ fn main() {
                 hookhost::Config::parse(&config, scratch.path().join("hooks.toml")).unwrap();
             let mut options = RunnerOptions::new(scratch.path());
             options.forward_stderr = false;
-            options.cache = CacheMode::Dir {
+            options.cache = CacheMode::Keyed {
                 dir: cache.to_path_buf(),
                 key: scratch.path().join("cache.key"),
             };

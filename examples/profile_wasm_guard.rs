@@ -25,7 +25,7 @@ fn main() {
     let config = hookhost::Config::parse(&config, dir.path().join("hooks.toml")).unwrap();
     let mut options = RunnerOptions::new(dir.path());
     // A lasting cache: under valgrind, compiling the component would take minutes.
-    options.cache = CacheMode::Dir {
+    options.cache = CacheMode::Keyed {
         dir: concat!(env!("CARGO_MANIFEST_DIR"), "/target/profile-cache").into(),
         key: concat!(env!("CARGO_MANIFEST_DIR"), "/target/profile-cache.key").into(),
     };

@@ -30,15 +30,16 @@ mod lock;
 pub use lock::LOCK_WAIT;
 use lock::{FileLock, LockError};
 
-/// The most observations `convergence.json` keeps: the first of the session and the 15 newest.
-/// A call's cost follows the file's size (the sync costs the same for 8 KiB as for 160 KiB on
-/// the development machine, the parse and rewrite do not): at this bound, the 10,000th call of
-/// the largest signal measured 1.7x the session's first (README, "Benchmarks"), where 64
-/// measured 3.3x.
-pub const MAX_OBSERVATIONS: usize = 16;
-/// The most bytes the kept observations take as JSON. The largest signal (a 256-byte name, an
-/// 8 KiB reason) takes about 8.6 KB, so [`MAX_OBSERVATIONS`] of them fit; a reason of control
-/// characters, escaped six bytes for one (52 KB), hits this bound first.
+/// The most observations `convergence.json` keeps: the first of the session and the 255 newest,
+/// as long as they fit in [`MAX_OBSERVATION_BYTES`]. Signals as Ralph loops raise them (a name
+/// and a sentence, ~100 bytes) keep a long history; the largest (a 256-byte name, an 8 KiB
+/// reason) hit the byte bound after about 18.
+pub const MAX_OBSERVATIONS: usize = 256;
+/// The most bytes the kept observations take as JSON, which is what a call's cost follows (the
+/// sync costs the same for 8 KiB as for 160 KiB on the development machine; the parse and
+/// rewrite do not): at this bound the 10,000th call of the largest signal measured 1.7x the
+/// session's first (docs/benchmarks.md), where a 512 KiB bound measured 3.3x. A reason of
+/// control characters, escaped six bytes for one (52 KB), counts at its escaped size.
 pub const MAX_OBSERVATION_BYTES: usize = 160 * 1024;
 
 /// The file's content.

@@ -66,7 +66,7 @@ impl Planted {
             wasm.display()
         ));
         let mut options = self.project.options();
-        options.cache = CacheMode::Dir {
+        options.cache = CacheMode::Keyed {
             dir: self.cache.clone(),
             key: key.to_path_buf(),
         };
@@ -310,7 +310,7 @@ async fn a_key_open_to_others_is_not_used() {
         planted.load(&planted.a, true, &planted.key).await,
         planted.a_as(CacheOutcome::NoKey)
     );
-    let mode = CacheMode::Dir {
+    let mode = CacheMode::Keyed {
         dir: planted.cache.clone(),
         key: planted.key.clone(),
     };

@@ -109,7 +109,7 @@ async fn a_core_module_is_compiled_once_then_read_from_the_cache() {
     let config = project.config(&destructive_guard(NO_WASI));
     let load = || {
         let mut options = project.options();
-        options.cache = CacheMode::Dir {
+        options.cache = CacheMode::Keyed {
             dir: cache.path().to_path_buf(),
             key: project.path("cache.key"),
         };

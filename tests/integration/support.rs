@@ -209,7 +209,7 @@ pub fn probe_hook(event: &str, mode: &str, extra: &str, config: &str) -> String 
 #[cfg(feature = "wasm")]
 pub fn test_cache() -> hookhost::wasm::CacheMode {
     let tmp = Path::new(env!("CARGO_TARGET_TMPDIR"));
-    hookhost::wasm::CacheMode::Dir {
+    hookhost::wasm::CacheMode::Keyed {
         dir: tmp.join("compile-cache"),
         key: tmp.join("compile-cache.key"),
     }

@@ -153,7 +153,7 @@ fn a_missing_file_is_a_config_error_and_the_facade_fails_closed() {
 fn runner_with_cache(project: &Project, cache: &std::path::Path, wasm: &str) -> HookRunner {
     let config = project.config(&format!("[[hooks]]\nevent = \"Stop\"\nwasm = '{wasm}'\n"));
     let mut options = RunnerOptions::new(project.root());
-    options.cache = CacheMode::Dir {
+    options.cache = CacheMode::Keyed {
         dir: cache.to_path_buf(),
         key: project.path("cache.key"),
     };
@@ -316,7 +316,7 @@ fn load_pinned(
         wasm.display()
     ));
     let mut options = RunnerOptions::new(project.root());
-    options.cache = CacheMode::Dir {
+    options.cache = CacheMode::Keyed {
         dir: cache.to_path_buf(),
         key: project.path("cache.key"),
     };

@@ -65,9 +65,11 @@ pub enum CacheMode {
     /// `$XDG_DATA_HOME/hookhost`, else `~/.local/share/hookhost`).
     #[default]
     Default,
+    /// The cache in this directory; its key where [`CacheMode::Default`]'s is.
+    Dir(PathBuf),
     /// The cache in `dir`, authenticated by the key file `key` (made if missing), which must
-    /// lie outside `dir`.
-    Dir {
+    /// lie outside `dir`: for a cache and a key of their own (tests, a sandboxed agent).
+    Keyed {
         /// The cache directory.
         dir: PathBuf,
         /// The key file.
@@ -81,7 +83,7 @@ impl CacheMode {
     /// The directory this mode resolves to, if any.
     pub fn resolve(&self) -> Option<PathBuf> {
         match self {
-            CacheMode::Dir { dir, .. } => Some(dir.clone()),
+            CacheMode::Dir(dir) | CacheMode::Keyed { dir, .. } => Some(dir.clone()),
             CacheMode::Disabled => None,
             CacheMode::Default => match std::env::var_os("HOOKHOST_CACHE_DIR") {
                 Some(dir) if dir == "off" || dir.is_empty() => None,
@@ -100,9 +102,9 @@ impl CacheMode {
     /// The key file of this mode's cache, if it has a cache and the key a location.
     pub fn key_path(&self) -> Option<PathBuf> {
         match self {
-            CacheMode::Dir { key, .. } => Some(key.clone()),
+            CacheMode::Keyed { key, .. } => Some(key.clone()),
             CacheMode::Disabled => None,
-            CacheMode::Default => self.resolve().and(key::default_path()),
+            CacheMode::Default | CacheMode::Dir(_) => self.resolve().and(key::default_path()),
         }
     }
 
