@@ -126,6 +126,7 @@ impl Block {
 
     /// A guard (or the configuration) failed and the event is blocked by default.
     pub(crate) fn failed(hook: &str, failure: HookFailure) -> Block {
+        let failure = failure.bounded();
         Block {
             blocked_by: hook.to_string(),
             reason: guard_failed_message(hook, &failure),

@@ -11,6 +11,7 @@ use crate::event::{Event, EventSpec, Phase, ToolCall};
 use crate::outcome::{Decision, HookReport};
 use crate::protocol::HookEvent;
 use crate::runtime::{EventCache, HookRequest};
+use crate::verdict::HookFailure;
 
 /// The event as a hook of `phase` sees it.
 pub(super) fn view_of<'a>(
@@ -58,8 +59,11 @@ impl Inner {
         let response = hook.runtime.call(&request).await;
         let result = match (view.phase, response.result) {
             (Phase::Guard, Ok(verdict)) => verdict.checked(view.spec, view.event.name()),
-            (_, result) => result,
-        };
+            // An observer's answer is never merged, but its report reaches the agent.
+            (Phase::Observe, Ok(verdict)) => verdict.bounded(),
+            (_, Err(failure)) => Err(failure),
+        }
+        .map_err(HookFailure::bounded);
         HookReport {
             duration: started.elapsed(),
             result,

@@ -257,11 +257,16 @@ pub(super) fn build_layers(
             }
             match prepare(&spec, &options, &base_dir, &mut wasm, &trust) {
                 Ok(runtime) => hooks.push((spec, runtime)),
-                Err(message) => problems.push(ConfigProblem {
-                    location: spec.location,
-                    hook: Some((spec.index, Some(spec.name.clone()))),
-                    message,
-                }),
+                Err(mut message) => {
+                    // A load error can quote what a file holds; every fail-closed block repeats
+                    // it, so it is bounded like a reason.
+                    crate::verdict::cut(&mut message, crate::verdict::REASON_MAX_BYTES);
+                    problems.push(ConfigProblem {
+                        location: spec.location,
+                        hook: Some((spec.index, Some(spec.name.clone()))),
+                        message,
+                    })
+                }
             }
         }
         if !problems.is_empty() {

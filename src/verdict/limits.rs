@@ -3,7 +3,9 @@
 //!
 //! Strings over their limit are cut at a character boundary and end with a marker saying how
 //! much was cut; a rewritten tool input over its limit cannot be cut (it is JSON) and makes the
-//! verdict invalid.
+//! verdict invalid. The same bound holds for every verdict (a guard's, an observer's, an async
+//! hook's) and for the text of every failure: a trap message can quote what a component chose
+//! to name its imports, and a load error what a file holds.
 
 use super::{Answer, HookFailure, Verdict};
 
@@ -16,7 +18,7 @@ pub const SIGNAL_NAME_MAX_BYTES: usize = 256;
 /// Bytes of a rewritten tool input, serialized (the same as a command hook's whole stdout).
 pub const UPDATED_INPUT_MAX_BYTES: usize = 1024 * 1024;
 
-pub(super) fn bounded(mut verdict: Verdict) -> Result<Verdict, HookFailure> {
+pub(crate) fn bounded(mut verdict: Verdict) -> Result<Verdict, HookFailure> {
     match &mut verdict.answer {
         Answer::Warn(reason) | Answer::Ask(reason) | Answer::Block(reason) => {
             cut(reason, REASON_MAX_BYTES)
@@ -50,6 +52,31 @@ pub(super) fn bounded(mut verdict: Verdict) -> Result<Verdict, HookFailure> {
         }
     }
     Ok(verdict)
+}
+
+impl HookFailure {
+    /// The failure with its text cut to [`REASON_MAX_BYTES`]: what a hook's failure says reaches
+    /// the agent and the model like a reason does.
+    pub(crate) fn bounded(mut self) -> HookFailure {
+        match &mut self {
+            HookFailure::InvalidOutput { detail }
+            | HookFailure::SandboxLimit { detail }
+            | HookFailure::InvalidVerdict { detail } => cut(detail, REASON_MAX_BYTES),
+            HookFailure::Spawn { reason }
+            | HookFailure::NotAllowed { reason }
+            | HookFailure::Config { reason } => cut(reason, REASON_MAX_BYTES),
+            HookFailure::Trapped { message } | HookFailure::Panicked { message } => {
+                cut(message, REASON_MAX_BYTES)
+            }
+            HookFailure::TimedOut { .. }
+            | HookFailure::Exited { .. }
+            | HookFailure::Signaled { .. }
+            | HookFailure::OutputTooLarge { .. }
+            | HookFailure::OutOfFuel
+            | HookFailure::MemoryLimit { .. } => {}
+        }
+        self
+    }
 }
 
 /// Cuts `text` to at most `limit` bytes (plus the marker) at a character boundary.

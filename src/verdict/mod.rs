@@ -14,6 +14,7 @@ use serde_json::Value;
 
 use crate::event::{Answers, EventSpec};
 
+pub(crate) use limits::cut;
 pub use limits::{
     CONTEXT_MAX_BYTES, REASON_MAX_BYTES, SIGNAL_NAME_MAX_BYTES, UPDATED_INPUT_MAX_BYTES,
 };
@@ -207,6 +208,12 @@ impl Verdict {
                 detail: "a signal with an empty name".to_string(),
             });
         }
+        limits::bounded(self)
+    }
+
+    /// Bounds the verdict's strings, whatever the event allows: what an observer or an async
+    /// hook answers is never merged, but its report reaches the agent and its logs.
+    pub(crate) fn bounded(self) -> Result<Verdict, HookFailure> {
         limits::bounded(self)
     }
 }

@@ -32,7 +32,8 @@ pub(crate) fn wrap(module: &[u8]) -> Result<Vec<u8>, String> {
                              `{}::{}`); hookhost runs WASI preview 2: build the hook for \
                              wasm32-wasip2 (cargo build --target wasm32-wasip2), or for \
                              wasm32-unknown-unknown when it needs no files, environment or clock",
-                            import.module, import.name
+                            crate::text::name(import.module),
+                            crate::text::name(import.name)
                         ));
                     }
                 }

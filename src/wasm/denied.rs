@@ -27,7 +27,12 @@ use super::inspect;
 /// A guest called a function of a denied interface. Raised as a trap from the stub; the call
 /// reports it as `trapped: ...` with this message.
 #[derive(Debug, thiserror::Error)]
-#[error("called `{function}`, which the sandbox denies: {why}")]
+// The function's name is the component's to choose (any kebab-case words, up to 100,000
+// bytes): quoted cut and escaped, like every name a message takes from a component.
+#[error(
+    "called `{}`, which the sandbox denies: {why}",
+    crate::text::name(function)
+)]
 pub(crate) struct DeniedCall {
     function: String,
     why: &'static str,

@@ -12,6 +12,7 @@ use wasmtime::component::Component;
 use wasmtime::component::types::ComponentItem;
 
 use super::bindings::{HANDLER, Interface, PACKAGE};
+use crate::text;
 
 /// The WASI interfaces hookhost implements (under the sandbox's grants): preview 2 without
 /// sockets and http.
@@ -108,7 +109,8 @@ pub(crate) fn check_component(engine: &Engine, component: &Component) -> Result<
             }
             if !OWN_IMPORTS.contains(&interface) {
                 return Err(format!(
-                    "imports `{name}`, which is not part of {}; it provides {}",
+                    "imports `{}`, which is not part of {}; it provides {}",
+                    text::name(name),
                     ours(),
                     OWN_IMPORTS.join(", ")
                 ));
@@ -119,9 +121,10 @@ pub(crate) fn check_component(engine: &Engine, component: &Component) -> Result<
         // WASI mean the component was built for another host.
         if !name.starts_with("wasi:") {
             return Err(format!(
-                "imports `{name}`, which hookhost does not provide: hooks may import WASI \
+                "imports `{}`, which hookhost does not provide: hooks may import WASI \
                  preview 2 and hookhost's own interfaces ({}). Rebuild it against the `hook` world \
                  of wit/hookhost.wit",
+                text::name(name),
                 OWN_IMPORTS
                     .iter()
                     .map(|interface| format!("{PACKAGE}/{interface}"))
@@ -148,11 +151,7 @@ pub(crate) fn check_component(engine: &Engine, component: &Component) -> Result<
             "does not implement the {} `hook` world: missing export `{prefix}{}` (it exports: {})",
             Interface::V0_2.package(),
             Interface::V0_2.version(),
-            if exports.is_empty() {
-                "nothing".to_string()
-            } else {
-                exports.join(", ")
-            }
+            names_list(&exports)
         ));
     };
     let ComponentItem::ComponentInstance(instance) = handler.ty else {
@@ -174,7 +173,28 @@ pub(crate) fn check_component(engine: &Engine, component: &Component) -> Result<
     Ok(interface)
 }
 
+/// The names a component chose, for a message: each cut and escaped, at most
+/// [`NAMES_LISTED`] of them.
+fn names_list(names: &[&str]) -> String {
+    if names.is_empty() {
+        return "nothing".to_string();
+    }
+    let mut listed: Vec<String> = names
+        .iter()
+        .take(NAMES_LISTED)
+        .map(|name| text::name(name).into_owned())
+        .collect();
+    if names.len() > NAMES_LISTED {
+        listed.push(format!("and {} more", names.len() - NAMES_LISTED));
+    }
+    listed.join(", ")
+}
+
+/// How many of a component's exports a load error lists.
+const NAMES_LISTED: usize = 8;
+
 fn version_mismatch(theirs: &str, ours: &str) -> String {
+    let theirs = text::name(theirs);
     format!(
         "was built against {PACKAGE}@{theirs}, but this hookhost runs {ours}; rebuild the hook against {} (update hook-sdk) or use a matching hookhost",
         Interface::V0_2.package()
