@@ -23,16 +23,7 @@ pub struct Approvals {
 impl Approvals {
     /// Where the user's approvals live.
     pub fn default_path() -> Option<PathBuf> {
-        let dir = std::env::var_os("HOOKHOST_DATA_DIR")
-            .map(PathBuf::from)
-            .or_else(|| {
-                std::env::var_os("XDG_DATA_HOME").map(|d| PathBuf::from(d).join("hookhost"))
-            })
-            .or_else(|| {
-                std::env::var_os("HOME")
-                    .map(|home| PathBuf::from(home).join(".local/share/hookhost"))
-            })?;
-        Some(dir.join("approvals.json"))
+        Some(crate::dirs::data_dir()?.join("approvals.json"))
     }
 
     /// Reads the approvals at `path`; a missing file is no approvals.

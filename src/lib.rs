@@ -61,7 +61,9 @@
 //! # Ok(()) }
 //! ```
 
-// Below everything: events, untrusted text, a hook's answer, who is reached.
+// Below everything: events, untrusted text, the user's directories, a hook's answer, who is
+// reached.
+pub mod dirs;
 pub mod event;
 pub mod matcher;
 pub mod text;

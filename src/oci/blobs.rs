@@ -72,11 +72,10 @@ pub struct BlobStore {
 impl BlobStore {
     /// The store at its default location (see the module documentation), made absolute.
     pub fn open_default() -> Result<BlobStore, BlobStoreError> {
-        let var = |name| std::env::var_os(name).filter(|value| !value.is_empty());
-        let dir = var(STORE_DIR_ENV)
+        let dir = std::env::var_os(STORE_DIR_ENV)
+            .filter(|value| !value.is_empty())
             .map(PathBuf::from)
-            .or_else(|| var("XDG_CACHE_HOME").map(|dir| Path::new(&dir).join("hookhost/store")))
-            .or_else(|| var("HOME").map(|home| Path::new(&home).join(".cache/hookhost/store")))
+            .or_else(|| crate::dirs::cache_dir().map(|dir| dir.join("store")))
             .ok_or(BlobStoreError::NoDirectory)?;
         let dir = std::path::absolute(&dir).map_err(|source| BlobStoreError::Io {
             action: "resolve",

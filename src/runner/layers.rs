@@ -65,15 +65,7 @@ impl Layers {
 
     /// Where the user's own hooks.toml is.
     pub fn user_config() -> Option<PathBuf> {
-        std::env::var_os("HOOKHOST_CONFIG_DIR")
-            .map(PathBuf::from)
-            .or_else(|| {
-                std::env::var_os("XDG_CONFIG_HOME").map(|dir| PathBuf::from(dir).join("hookhost"))
-            })
-            .or_else(|| {
-                std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".config/hookhost"))
-            })
-            .map(|dir| dir.join("hooks.toml"))
+        Some(crate::dirs::config_dir()?.join("hooks.toml"))
     }
 }
 

@@ -157,11 +157,7 @@ pub(crate) fn default_path() -> Option<PathBuf> {
     if let Some(path) = var(CACHE_KEY_ENV) {
         return Some(PathBuf::from(path));
     }
-    let data_dir = var("HOOKHOST_DATA_DIR")
-        .map(PathBuf::from)
-        .or_else(|| var("XDG_DATA_HOME").map(|dir| Path::new(&dir).join("hookhost")))
-        .or_else(|| var("HOME").map(|home| Path::new(&home).join(".local/share/hookhost")))?;
-    Some(data_dir.join(KEY_FILE))
+    Some(crate::dirs::data_dir()?.join(KEY_FILE))
 }
 
 fn io(action: &'static str, path: &Path) -> impl FnOnce(std::io::Error) -> CacheKeyError {

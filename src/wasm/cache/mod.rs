@@ -88,13 +88,7 @@ impl CacheMode {
             CacheMode::Default => match std::env::var_os("HOOKHOST_CACHE_DIR") {
                 Some(dir) if dir == "off" || dir.is_empty() => None,
                 Some(dir) => Some(PathBuf::from(dir)),
-                None => std::env::var_os("XDG_CACHE_HOME")
-                    .filter(|dir| !dir.is_empty())
-                    .map(PathBuf::from)
-                    .or_else(|| {
-                        std::env::var_os("HOME").map(|home| Path::new(&home).join(".cache"))
-                    })
-                    .map(|dir| dir.join("hookhost")),
+                None => crate::dirs::cache_dir(),
             },
         }
     }
