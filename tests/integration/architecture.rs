@@ -49,7 +49,52 @@ fn every_source_file_says_what_it_holds_and_stays_readable() {
             ));
         }
     }
+    // One module-file style: a folder module is `foo/mod.rs`, never `foo.rs` beside `foo/`.
+    for file in rust_files(&src_dir()) {
+        if file.with_extension("").is_dir() {
+            let shown = file.strip_prefix(repo_dir()).unwrap().display().to_string();
+            problems.push(format!(
+                "{shown}: a module file beside its folder; move it to {}/mod.rs",
+                shown.trim_end_matches(".rs")
+            ));
+        }
+    }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// What moved when the house was rebuilt is still where embedders found it: each path below
+/// compiles (a `use` of a path that no longer resolves fails the build of this test).
+#[test]
+#[allow(deprecated, unused_imports)]
+fn paths_embedders_use_still_resolve() {
+    use hookhost::agent::claude::{EVENTS as CLAUDE_EVENTS, OTHER as CLAUDE_OTHER};
+    use hookhost::agent::copilot::{EVENTS as COPILOT_EVENTS, event as copilot_event};
+    use hookhost::agent::gemini::{EVENTS as GEMINI_EVENTS, agent_name};
+    use hookhost::agent::{AgentError, AgentEventSpec, AgentFormat, AgentReply, BlockAs, ContextAs};
+    use hookhost::config::{
+        CommandSpec, DEFAULT_MAX_MEMORY_MB, Grants, HookSource, Location, MAX_MEMORY_MB_LIMIT,
+        WasmSpec,
+    };
+    #[cfg(feature = "wasm")]
+    use hookhost::oci::reference::{Digest, OciReference};
+    #[cfg(feature = "wasm")]
+    use hookhost::oci::store::{BlobState, write_file_atomically};
+    #[cfg(feature = "wasm")]
+    use hookhost::oci::{Store, StoreError};
+    #[cfg(feature = "wasm")]
+    use hookhost::wasm::{CacheMode, CacheOutcome};
+    #[cfg(feature = "wasm")]
+    use hookhost::{WasmImports, WasmInfo};
+
+    // The tables behind the old paths are the dialects' own.
+    assert!(std::ptr::eq(&CLAUDE_EVENTS, &hookhost::dialect::claude::EVENTS));
+    assert_eq!(copilot_event("preToolUse").map(|spec| spec.hookhost), Some("PreToolUse"));
+    assert_eq!(agent_name("PreToolUse"), "BeforeTool");
+    #[cfg(feature = "wasm")]
+    {
+        let dir = std::path::PathBuf::from("/tmp/cache");
+        assert_eq!(CacheMode::Dir(dir.clone()).resolve(), Some(dir));
+    }
 }
 
 /// The seeded knots are found, so that a check that finds nothing is not a check that sees
