@@ -70,7 +70,9 @@ fn paths_embedders_use_still_resolve() {
     use hookhost::agent::claude::{EVENTS as CLAUDE_EVENTS, OTHER as CLAUDE_OTHER};
     use hookhost::agent::copilot::{EVENTS as COPILOT_EVENTS, event as copilot_event};
     use hookhost::agent::gemini::{EVENTS as GEMINI_EVENTS, agent_name};
-    use hookhost::agent::{AgentError, AgentEventSpec, AgentFormat, AgentReply, BlockAs, ContextAs};
+    use hookhost::agent::{
+        AgentError, AgentEventSpec, AgentFormat, AgentReply, BlockAs, ContextAs,
+    };
     use hookhost::config::{
         CommandSpec, DEFAULT_MAX_MEMORY_MB, Grants, HookSource, Location, MAX_MEMORY_MB_LIMIT,
         WasmSpec,
@@ -87,8 +89,14 @@ fn paths_embedders_use_still_resolve() {
     use hookhost::{WasmImports, WasmInfo};
 
     // The tables behind the old paths are the dialects' own.
-    assert!(std::ptr::eq(&CLAUDE_EVENTS, &hookhost::dialect::claude::EVENTS));
-    assert_eq!(copilot_event("preToolUse").map(|spec| spec.hookhost), Some("PreToolUse"));
+    assert!(std::ptr::eq(
+        &CLAUDE_EVENTS,
+        &hookhost::dialect::claude::EVENTS
+    ));
+    assert_eq!(
+        copilot_event("preToolUse").map(|spec| spec.hookhost),
+        Some("PreToolUse")
+    );
     assert_eq!(agent_name("PreToolUse"), "BeforeTool");
     #[cfg(feature = "wasm")]
     {
