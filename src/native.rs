@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use crate::config::OnFailure;
+use crate::config::{Mode, OnFailure};
 use crate::event::{Event, OwnedEvent, Phase, ToolCall};
 use crate::matcher::{EventPattern, ToolMatcher};
 use crate::outcome::Decision;
@@ -52,6 +52,7 @@ pub struct NativeHook {
     pub(crate) timeout: Option<Duration>,
     pub(crate) on_failure: Option<OnFailure>,
     pub(crate) background: bool,
+    pub(crate) mode: Mode,
     handler: Handler,
 }
 
@@ -113,6 +114,7 @@ impl NativeHook {
             timeout: None,
             on_failure: None,
             background: false,
+            mode: Mode::Enforce,
             handler,
         })
     }
@@ -154,6 +156,12 @@ impl NativeHook {
     /// What the hook's failure means (default: the event's; PreToolUse guards fail closed).
     pub fn with_on_failure(mut self, on_failure: OnFailure) -> NativeHook {
         self.on_failure = Some(on_failure);
+        self
+    }
+
+    /// Whether its answers are enforced (default [`Mode::Enforce`]).
+    pub fn with_mode(mut self, mode: Mode) -> NativeHook {
+        self.mode = mode;
         self
     }
 

@@ -22,6 +22,7 @@ pub(crate) fn outcome(event: &str, verdicts: &[(&str, Verdict)]) -> Outcome {
             phase: Phase::Guard,
             kind: "native",
             background: false,
+            mode: crate::config::Mode::Enforce,
             duration: Duration::ZERO,
             result: Ok(verdict.clone()),
             stderr: String::new(),

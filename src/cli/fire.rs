@@ -119,6 +119,8 @@ pub fn summary(outcome: &Outcome) -> Value {
         .map(|n| json!({"by": n.by, "reason": n.reason}))
         .collect();
     fields.insert("notices".into(), json!(notices));
+    let monitored: Vec<String> = outcome.monitored.iter().map(render::monitored).collect();
+    fields.insert("monitored".into(), json!(monitored));
     out
 }
 
@@ -136,6 +138,12 @@ fn print_text(sample: &Sample, outcome: &Outcome) {
             "notice from {}: {}",
             render::safe(&notice.by),
             render::safe(&notice.reason)
+        );
+    }
+    for decision in &outcome.monitored {
+        println!(
+            "monitor mode, not enforced: {}",
+            render::monitored(decision)
         );
     }
     if let Some(input) = &outcome.updated_input {

@@ -3,6 +3,7 @@
 
 use std::time::Duration;
 
+use hookhost::config::Mode;
 use hookhost::{Answer, HookReport};
 use serde_json::{Value, json};
 
@@ -67,8 +68,30 @@ pub fn abbreviate(text: &str, max: usize) -> String {
     }
 }
 
-/// What a hook answered, in a few words.
+/// What a hook answered, in a few words; for a hook in `monitor` mode, what it would have
+/// done (`would block: ...`), and in `warn` mode, that its block was only a warning.
 pub fn outcome(report: &HookReport) -> String {
+    let said = answered(report);
+    match report.mode {
+        Mode::Enforce => said,
+        Mode::Monitor if said.starts_with("FAILED") => format!("(monitor) {said}"),
+        Mode::Monitor => match said.split_once(": ") {
+            Some((answer @ ("block" | "ask" | "warn"), reason)) => {
+                format!("would {answer}: {reason}")
+            }
+            _ => format!("(monitor) {said}"),
+        },
+        Mode::Warn => match said.split_once(": ") {
+            Some((answer @ ("block" | "ask"), reason)) => {
+                format!("{answer}, as a warning: {reason}")
+            }
+            _ => said,
+        },
+    }
+}
+
+/// What a hook answered, in a few words, whatever its mode.
+fn answered(report: &HookReport) -> String {
     let verdict = match &report.result {
         Err(failure) => return format!("FAILED: {}", safe(&failure.detailed())),
         Ok(verdict) => verdict,
@@ -151,6 +174,7 @@ pub fn report_json(report: &HookReport) -> Value {
         "phase": report.phase.as_str(),
         "kind": report.kind,
         "async": report.background,
+        "mode": report.mode.as_str(),
         "duration_ms": report.duration.as_secs_f64() * 1000.0,
         "stderr": report.stderr,
         "stderr_truncated": report.stderr_truncated,
@@ -194,4 +218,20 @@ pub fn report_json(report: &HookReport) -> Value {
         }
     }
     out
+}
+
+/// What a hook in `monitor` mode would have decided: `destructive-guard would block: ...`.
+pub fn monitored(decision: &hookhost::Decision) -> String {
+    use hookhost::Decision;
+    match decision {
+        Decision::Block(block) => format!(
+            "{} would block: {}",
+            safe(&block.blocked_by),
+            safe(&block.message())
+        ),
+        Decision::Ask(n) => format!("{} would ask: {}", safe(&n.by), safe(&n.reason)),
+        Decision::Warn(n) => format!("{} would warn: {}", safe(&n.by), safe(&n.reason)),
+        Decision::Approve(n) => format!("{} would approve", safe(&n.by)),
+        Decision::Allow => "allow".to_string(),
+    }
 }

@@ -16,8 +16,11 @@ use super::fields::{HookTable, Problems, close_to};
 use super::projects::{ProjectsSpec, parse_disable, parse_projects};
 use super::source::parse_source;
 use super::trust::parse_trust;
-use super::when::{parse_events, parse_matcher, parse_on_failure, parse_phase, parse_timeout};
-use super::{ConfigProblem, HookSpec, Layer, Location, TrustSpec};
+use super::when::{
+    mode_named, parse_events, parse_matcher, parse_mode, parse_on_failure, parse_phase,
+    parse_timeout,
+};
+use super::{ConfigProblem, HookSpec, Layer, Location, Mode, TrustSpec};
 
 const HOOK_KEYS: &[&str] = &[
     "event",
@@ -41,6 +44,7 @@ const HOOK_KEYS: &[&str] = &[
     "fuel",
     "config",
     "sha256",
+    "mode",
 ];
 
 /// What a valid file holds.
@@ -71,6 +75,28 @@ pub(super) fn parse_file(text: &str) -> Result<Parsed, Vec<ConfigProblem>> {
         return Err(sink.finish());
     }
 
+    // The file's `mode` is every hook's default, wherever the key stands.
+    let mut file_mode = Mode::Enforce;
+    if let Some((key, value)) = doc
+        .get_ref()
+        .iter()
+        .find(|(key, _)| key.get_ref() == "mode")
+    {
+        match value.get_ref() {
+            DeValue::String(name) => match mode_named(name) {
+                Ok(mode) => file_mode = mode,
+                Err(message) => sink.push(&value.span(), None, message),
+            },
+            other => sink.push(
+                &key.span(),
+                None,
+                format!(
+                    "`mode` must be a string (\"enforce\", \"monitor\" or \"warn\"), found {}",
+                    other.type_str()
+                ),
+            ),
+        }
+    }
     let mut hooks = Vec::new();
     let mut trust = TrustSpec::default();
     let mut projects = None;
@@ -79,6 +105,7 @@ pub(super) fn parse_file(text: &str) -> Result<Parsed, Vec<ConfigProblem>> {
     for (key, value) in doc.get_ref().iter() {
         match key.get_ref().as_ref() {
             "trust" => trust = parse_trust(value, &mut sink),
+            "mode" => {}
             "projects" => projects = parse_projects(value, &mut sink),
             "disable" => {
                 disable_at = sink.lines.locate(key.span().start);
@@ -87,7 +114,7 @@ pub(super) fn parse_file(text: &str) -> Result<Parsed, Vec<ConfigProblem>> {
             "hooks" => match value.get_ref() {
                 DeValue::Array(items) => {
                     for (index, item) in items.iter().enumerate() {
-                        if let Some(hook) = parse_hook(index, item, &mut sink) {
+                        if let Some(hook) = parse_hook(index, item, file_mode, &mut sink) {
                             hooks.push(hook);
                         }
                     }
@@ -153,7 +180,7 @@ fn unknown_top_level(
             span,
             None,
             format!(
-                "unknown top-level key `{}` is ignored (hooks.toml holds `[[hooks]]` tables, `[trust]`, and `[projects]` in the user's own file)",
+                "unknown top-level key `{}` is ignored (hooks.toml holds `[[hooks]]` tables, `[trust]`, `mode`, and `[projects]` in the user's own file)",
                 crate::text::name(key)
             ),
         );
@@ -163,6 +190,7 @@ fn unknown_top_level(
 fn parse_hook(
     index: usize,
     item: &Spanned<DeValue<'_>>,
+    file_mode: Mode,
     sink: &mut Problems<'_>,
 ) -> Option<HookSpec> {
     let DeValue::Table(table) = item.get_ref() else {
@@ -209,6 +237,7 @@ fn parse_hook(
     let timeout = parse_timeout(&hook, sink);
     let enabled = hook.bool("enabled", sink).unwrap_or(true);
     let on_failure = parse_on_failure(&hook, events.as_ref(), phase, background, sink);
+    let mode = parse_mode(&hook, file_mode, sink);
     let source = parse_source(&hook, command, item, sink);
 
     if sink.len() != errors_before {
@@ -229,6 +258,7 @@ fn parse_hook(
             enabled,
             on_failure,
             background,
+            mode,
             source,
             location,
         }),

@@ -7,8 +7,8 @@ use std::time::Duration;
 use toml::Spanned;
 use toml::de::DeValue;
 
-use super::OnFailure;
 use super::fields::{HookTable, Problems, close_to};
+use super::{Mode, OnFailure};
 use crate::event::{Answers, MatchOn, Phase, catalog};
 use crate::matcher::{EventPattern, ToolMatcher};
 use crate::text::quote;
@@ -330,4 +330,31 @@ pub(super) fn parse_on_failure(
             None
         }
     }
+}
+
+/// `mode = "enforce" | "monitor" | "warn"` on a hook; `default` is the file's.
+pub(super) fn parse_mode(hook: &HookTable<'_, '_>, default: Mode, sink: &mut Problems<'_>) -> Mode {
+    let Some((value, span)) = hook.string("mode", sink) else {
+        return default;
+    };
+    mode_named(&value).unwrap_or_else(|message| {
+        hook.problem(sink, &span, message);
+        default
+    })
+}
+
+/// The mode spelled `value`, or a message that says what the modes are.
+pub(super) fn mode_named(value: &str) -> Result<Mode, String> {
+    Mode::from_name(value).ok_or_else(|| {
+        let names: Vec<&str> = Mode::ALL.iter().map(|(_, name)| *name).collect();
+        let meant = close_to(&names, value)
+            .map(|name| format!("did you mean \"{name}\"? "))
+            .unwrap_or_default();
+        format!(
+            "unknown mode {}; {meant}a hook's mode is \"enforce\" (the default), \"monitor\" \
+             (run it and report what it would have done, enforcing nothing) or \"warn\" (its \
+             blocks become warnings)",
+            quote(value)
+        )
+    })
 }

@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use serde_json::Value;
 
+use crate::config::Mode;
 use crate::event::{Phase, catalog};
 use crate::verdict::{HookFailure, Signal, Verdict, blocked_message, guard_failed_message};
 
@@ -27,6 +28,9 @@ pub struct HookReport {
     /// True for an async hook, which ran in the background (its report comes from
     /// [`crate::HookRunner::flush`]).
     pub background: bool,
+    /// Whether its answers were enforced; a `monitor` hook's answer is in `result` as it gave
+    /// it, and counted nowhere else.
+    pub mode: Mode,
     /// Wall-clock time of the call.
     pub duration: Duration,
     /// Its answer, or how it failed.
@@ -163,6 +167,10 @@ pub struct Outcome {
     /// Every signal raised, in declaration order (R7: the first decides `signal_break`); each
     /// was recorded in convergence.json.
     pub signals: Vec<Signal>,
+    /// What hooks in `monitor` mode would have decided, each alone, in declaration order
+    /// (a block, an ask, a warning, an approval; a failure that would have failed closed is a
+    /// block): nothing of it was enforced.
+    pub monitored: Vec<Decision>,
     /// Every hook that ran in the foreground: guards first, then observers, in declaration order.
     pub reports: Vec<HookReport>,
     /// hookhost's own problems (a convergence.json write, a full background queue); they change
@@ -194,6 +202,7 @@ impl Outcome {
             stop: None,
             notices: Vec::new(),
             signals: Vec::new(),
+            monitored: Vec::new(),
             reports: Vec::new(),
             warnings: Vec::new(),
             final_written: false,

@@ -7,12 +7,12 @@ use serde_json::Value;
 
 use super::call::view_of;
 use super::{Inner, LoadedHook, background};
-use crate::config::OnFailure;
+use crate::config::{Mode, OnFailure};
 use crate::event::{Answers, Event, EventSpec, MatchOn, Phase};
-use crate::outcome::Outcome;
 use crate::outcome::merge::{merge, merge_failure};
+use crate::outcome::{Block, Decision, Notice, Outcome};
 use crate::runtime::EventCache;
-use crate::verdict::{HookFailure, Verdict};
+use crate::verdict::{Answer, HookFailure, Verdict};
 
 /// Runs `event` through `hooks` and merges what they answered.
 pub(super) async fn run(
@@ -50,8 +50,14 @@ pub(super) async fn run(
     {
         let view = view_of(inner, event, spec, input.as_ref(), Phase::Guard, None);
         let report = inner.call(hook, view, &cache).await;
-        seen.push((hook, version));
         apply(&mut outcome, hook, spec, &report.result, false);
+        // A monitor hook's answer changes nothing: not the input later guards see, and it is
+        // not asked again after a rewrite.
+        if hook.mode == Mode::Monitor {
+            outcome.reports.push(report);
+            continue;
+        }
+        seen.push((hook, version));
         if let Ok(Verdict {
             updated_input: Some(rewritten),
             ..
@@ -117,8 +123,71 @@ pub(super) async fn run(
     outcome
 }
 
-/// Merges a guard's result: a verdict by the merge rule, a failure by the hook's fail mode.
+/// Merges a guard's result: a verdict by the merge rule, a failure by the hook's fail mode;
+/// a `monitor` hook's only as what it would have decided, a `warn` hook's blocks and asks as
+/// warnings.
 fn apply(
+    outcome: &mut Outcome,
+    hook: &LoadedHook,
+    spec: &EventSpec,
+    result: &Result<Verdict, HookFailure>,
+    answer_only: bool,
+) {
+    match (hook.mode, result) {
+        (Mode::Enforce, _) => {}
+        (Mode::Monitor, result) => {
+            if let Some(decision) = would_decide(hook, spec, result) {
+                outcome.monitored.push(decision);
+            }
+            return;
+        }
+        (Mode::Warn, Ok(verdict)) => {
+            let mut softened = verdict.clone();
+            if let Answer::Block(reason) | Answer::Ask(reason) = &verdict.answer {
+                softened.answer = Answer::Warn(format!("would block: {reason}"));
+            }
+            return apply_enforced(outcome, hook, spec, &Ok(softened), answer_only);
+        }
+        (Mode::Warn, Err(failure)) => {
+            if fails_closed(hook, spec) {
+                let warning = Verdict::warn(format!("would block: {}", failure.detailed()));
+                merge(outcome, &hook.name, &warning);
+            }
+            return;
+        }
+    }
+    apply_enforced(outcome, hook, spec, result, answer_only)
+}
+
+/// What a `monitor` hook would have decided alone, if anything.
+fn would_decide(
+    hook: &LoadedHook,
+    spec: &EventSpec,
+    result: &Result<Verdict, HookFailure>,
+) -> Option<Decision> {
+    let notice = |reason: &str| Notice {
+        by: hook.name.clone(),
+        reason: reason.to_string(),
+    };
+    match result {
+        Ok(verdict) => match &verdict.answer {
+            Answer::Allow => None,
+            Answer::Approve => Some(Decision::Approve(notice(""))),
+            Answer::Warn(reason) => Some(Decision::Warn(notice(reason))),
+            Answer::Ask(reason) => Some(Decision::Ask(notice(reason))),
+            Answer::Block(reason) => {
+                Some(Decision::Block(Block::decided(&hook.name, reason.clone())))
+            }
+        },
+        Err(failure) if fails_closed(hook, spec) => {
+            Some(Decision::Block(Block::failed(&hook.name, failure.clone())))
+        }
+        Err(_) => None,
+    }
+}
+
+/// [`apply`] for a hook whose answers count.
+fn apply_enforced(
     outcome: &mut Outcome,
     hook: &LoadedHook,
     spec: &EventSpec,

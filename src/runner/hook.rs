@@ -5,7 +5,7 @@
 use std::time::Duration;
 
 use crate::command::CommandHook;
-use crate::config::{HookSpec, OnFailure};
+use crate::config::{HookSpec, Mode, OnFailure};
 use crate::event::Phase;
 use crate::matcher::{EventPattern, ToolMatcher};
 use crate::native::NativeHook;
@@ -26,6 +26,7 @@ pub(super) struct LoadedHook {
     pub(super) timeout: Option<Duration>,
     pub(super) on_failure: Option<OnFailure>,
     pub(super) background: bool,
+    pub(super) mode: Mode,
     pub(super) runtime: Runtime,
 }
 
@@ -40,6 +41,7 @@ impl LoadedHook {
             timeout: spec.timeout,
             on_failure: spec.on_failure,
             background: spec.background,
+            mode: spec.mode,
             runtime,
         }
     }
@@ -100,6 +102,7 @@ impl HookReport {
             phase,
             kind: hook.runtime.kind(),
             background: hook.background,
+            mode: hook.mode,
             duration: Duration::ZERO,
             result: Ok(crate::verdict::Verdict::allow()),
             stderr: String::new(),

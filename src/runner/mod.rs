@@ -210,6 +210,7 @@ impl HookRunner {
             timeout: hook.timeout,
             on_failure: hook.on_failure,
             background: hook.background,
+            mode: hook.mode,
             runtime: Runtime::Native(hook),
         };
         let mut next: Vec<Arc<LoadedHook>> = hooks.iter().cloned().collect();

@@ -31,6 +31,7 @@ mod layers;
 mod lifecycle;
 #[cfg(feature = "cli")]
 mod lifecycle_examples;
+mod monitor;
 #[cfg(feature = "wasm")]
 mod no_wasi;
 #[cfg(all(feature = "cli", feature = "oci"))]

@@ -208,7 +208,7 @@ pub async fn run(args: ReplayArgs) -> Result<ExitCode> {
             .map(|((index, name), s)| {
                 json!({
                     "name": name, "index": index, "kind": s.kind, "event": s.label,
-                    "calls": s.seen, "blocked": s.blocked, "asked": s.asked, "warned": s.warned,
+                    "calls": s.seen, "blocked": s.blocked, "would_block": s.would_block, "asked": s.asked, "warned": s.warned,
                     "signalled": s.signalled, "failed": s.failed,
                     "p50_ms": percentile(&s.durations, 0.50).as_secs_f64() * 1000.0,
                     "p99_ms": percentile(&s.durations, 0.99).as_secs_f64() * 1000.0,

@@ -5,6 +5,7 @@
 use std::collections::BTreeMap;
 use std::time::Duration;
 
+use hookhost::config::Mode;
 use hookhost::{Answer, HookReport};
 
 use super::ReplayArgs;
@@ -17,6 +18,8 @@ pub(super) struct HookStats {
     pub(super) label: String,
     pub(super) seen: usize,
     pub(super) blocked: usize,
+    /// Blocks (and asks) of a hook in `monitor` mode: what it would have blocked.
+    pub(super) would_block: usize,
     pub(super) asked: usize,
     pub(super) warned: usize,
     pub(super) signalled: usize,
@@ -54,6 +57,11 @@ pub(super) fn record(stats: &mut BTreeMap<(usize, String), HookStats>, reports: 
         entry.seen += 1;
         entry.durations.push(report.duration);
         match &report.result {
+            Ok(verdict) if report.mode == Mode::Monitor => {
+                if matches!(verdict.answer, Answer::Block(_) | Answer::Ask(_)) {
+                    entry.would_block += 1;
+                }
+            }
             Ok(verdict) => {
                 match verdict.answer {
                     Answer::Block(_) => entry.blocked += 1,
@@ -112,6 +120,7 @@ pub(super) fn print_text(
                 s.kind.to_string(),
                 s.seen.to_string(),
                 s.blocked.to_string(),
+                s.would_block.to_string(),
                 s.signalled.to_string(),
                 s.failed.to_string(),
                 s.asked.to_string(),
@@ -135,6 +144,7 @@ pub(super) fn print_text(
                     "KIND",
                     "CALLS",
                     "BLOCKED",
+                    "WOULD BLOCK",
                     "SIGNALLED",
                     "FAILED",
                     "ASKED",
