@@ -107,6 +107,6 @@ pub use native::{HookInput, NativeHook, NativeHookError, OwnedInput};
 pub use outcome::{Block, Decision, HookReport, Notice, Outcome};
 pub use protocol::Protocol;
 pub use runner::{Flushed, HookRunner, Layers, RunnerOptions};
-pub use verdict::{Answer, HookFailure, Signal, Verdict};
+pub use verdict::{Answer, HookFailure, Mode, Signal, Verdict};
 #[cfg(feature = "wasm")]
 pub use wasm::{WasmImports, WasmInfo};

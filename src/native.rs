@@ -16,12 +16,13 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use crate::config::{Mode, OnFailure};
+use crate::config::OnFailure;
 use crate::event::{Event, OwnedEvent, Phase, ToolCall};
 use crate::matcher::{EventPattern, ToolMatcher};
 use crate::outcome::Decision;
 use crate::protocol::HookEvent;
 use crate::runtime::{HookRequest, HookResponse};
+use crate::verdict::Mode;
 use crate::verdict::{HookFailure, Verdict};
 
 type SyncHandler = dyn Fn(&HookInput<'_>) -> Verdict + Send + Sync;

@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use hookhost::config::Mode;
+use hookhost::Mode;
 use hookhost::{Answer, HookReport};
 use serde_json::{Value, json};
 

@@ -8,8 +8,8 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use crate::config::Mode;
 use crate::event::{Phase, catalog};
+use crate::verdict::Mode;
 use crate::verdict::{HookFailure, Signal, Verdict, blocked_message, guard_failed_message};
 
 /// The report of one hook call.

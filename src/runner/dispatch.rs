@@ -7,11 +7,12 @@ use serde_json::Value;
 
 use super::call::view_of;
 use super::{Inner, LoadedHook, background};
-use crate::config::{Mode, OnFailure};
+use crate::config::OnFailure;
 use crate::event::{Answers, Event, EventSpec, MatchOn, Phase};
 use crate::outcome::merge::{merge, merge_failure};
 use crate::outcome::{Block, Decision, Notice, Outcome};
 use crate::runtime::EventCache;
+use crate::verdict::Mode;
 use crate::verdict::{Answer, HookFailure, Verdict};
 
 /// Runs `event` through `hooks` and merges what they answered.

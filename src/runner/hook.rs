@@ -5,13 +5,14 @@
 use std::time::Duration;
 
 use crate::command::CommandHook;
-use crate::config::{HookSpec, Mode, OnFailure};
+use crate::config::{HookSpec, OnFailure};
 use crate::event::Phase;
 use crate::matcher::{EventPattern, ToolMatcher};
 use crate::native::NativeHook;
 use crate::outcome::HookReport;
 use crate::runtime::{HookRequest, HookResponse};
 use crate::verdict::HookFailure;
+use crate::verdict::Mode;
 #[cfg(feature = "wasm")]
 use crate::wasm::WasmHook;
 

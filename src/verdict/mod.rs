@@ -227,6 +227,48 @@ fn answers_list(answers: Answers) -> String {
     }
 }
 
+/// Whether a hook's answers are enforced (monitor mode): a team ships a new policy in
+/// `monitor` mode, watches what it would have blocked, then enforces it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Mode {
+    /// Its answers count (the default).
+    #[default]
+    Enforce,
+    /// It runs, and what it would have decided is reported (`Outcome::monitored`, its report),
+    /// but it changes nothing: no block, ask, rewrite, context, stop or message, and a failure
+    /// never fails closed.
+    Monitor,
+    /// Its blocks and asks, and a failure that would fail closed, become warnings the agent
+    /// shows; the rest of its answer counts.
+    Warn,
+}
+
+impl Mode {
+    /// Every mode, with its hooks.toml spelling.
+    pub const ALL: [(Mode, &'static str); 3] = [
+        (Mode::Enforce, "enforce"),
+        (Mode::Monitor, "monitor"),
+        (Mode::Warn, "warn"),
+    ];
+
+    /// The hooks.toml spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Mode::Enforce => "enforce",
+            Mode::Monitor => "monitor",
+            Mode::Warn => "warn",
+        }
+    }
+
+    /// The mode spelled `name`.
+    pub fn from_name(name: &str) -> Option<Mode> {
+        Mode::ALL
+            .iter()
+            .find(|(_, spelled)| *spelled == name)
+            .map(|(mode, _)| *mode)
+    }
+}
+
 /// A PostToolUse signal: a name and the hook's reason (R3, R7).
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, Deserialize)]
 pub struct Signal {

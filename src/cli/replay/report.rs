@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 use std::time::Duration;
 
-use hookhost::config::Mode;
+use hookhost::Mode;
 use hookhost::{Answer, HookReport};
 
 use super::ReplayArgs;
@@ -120,13 +120,14 @@ pub(super) fn print_text(
                 s.kind.to_string(),
                 s.seen.to_string(),
                 s.blocked.to_string(),
-                s.would_block.to_string(),
                 s.signalled.to_string(),
                 s.failed.to_string(),
                 s.asked.to_string(),
                 s.warned.to_string(),
                 render::duration(percentile(&s.durations, 0.50)),
                 render::duration(percentile(&s.durations, 0.99)),
+                // Last, so that the columns before it stay where scripts read them.
+                s.would_block.to_string(),
             ]
         })
         .collect();
@@ -144,13 +145,13 @@ pub(super) fn print_text(
                     "KIND",
                     "CALLS",
                     "BLOCKED",
-                    "WOULD BLOCK",
                     "SIGNALLED",
                     "FAILED",
                     "ASKED",
                     "WARNED",
                     "P50",
-                    "P99"
+                    "P99",
+                    "WOULD BLOCK"
                 ],
                 &rows
             )
