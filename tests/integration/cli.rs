@@ -5,12 +5,12 @@ use std::process::{Command, Output};
 
 use crate::support::{Project, hook};
 
-fn hookhost(project: &Project, args: &[&str]) -> Output {
+/// Runs the `hookhost` binary in `project`, hermetic: no user configuration, approvals or
+/// compile cache of whoever runs the tests.
+pub(crate) fn hookhost(project: &Project, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_hookhost"))
         .args(args)
         .current_dir(project.root())
-        // Hermetic: no user configuration, approvals or compile cache of whoever runs the
-        // tests.
         .env("HOOKHOST_CONFIG_DIR", project.path(".no-user-config"))
         .env("HOOKHOST_DATA_DIR", project.path(".no-user-data"))
         .envs(crate::support::test_cache_env())

@@ -169,23 +169,13 @@ async fn an_in_process_hook_can_be_monitored() {
 #[cfg(feature = "cli")]
 #[test]
 fn fire_and_replay_show_what_would_have_been_blocked() {
-    use std::process::Command;
     let project = Project::new();
     project.config(&hook(
         "PreToolUse",
         BLOCKS,
         "name = \"new-policy\"\nmode = \"monitor\"",
     ));
-    let hookhost = |args: &[&str]| {
-        Command::new(env!("CARGO_BIN_EXE_hookhost"))
-            .args(args)
-            .current_dir(project.root())
-            .env("HOOKHOST_CONFIG_DIR", project.path(".no-user-config"))
-            .env("HOOKHOST_DATA_DIR", project.path(".no-user-data"))
-            .envs(crate::support::test_cache_env())
-            .output()
-            .unwrap()
-    };
+    let hookhost = |args: &[&str]| crate::cli::hookhost(&project, args);
     let out = hookhost(&[
         "fire",
         "PreToolUse",

@@ -161,7 +161,6 @@ pub fn build_fixture_for(target: &str, name: &str) -> PathBuf {
 }
 
 /// PreToolUse of a `Bash` call with `input`, at iteration 1.
-#[cfg(feature = "wasm")]
 pub async fn pre_bash(runner: &HookRunner, input: &serde_json::Value) -> hookhost::Outcome {
     runner
         .pre_tool_use(hookhost::ToolCall {
