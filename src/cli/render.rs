@@ -71,41 +71,30 @@ pub fn abbreviate(text: &str, max: usize) -> String {
 /// What a hook answered, in a few words; for a hook in `monitor` mode, what it would have
 /// done (`would block: ...`), and in `warn` mode, that its block was only a warning.
 pub fn outcome(report: &HookReport) -> String {
-    let said = answered(report);
-    match report.mode {
-        Mode::Enforce => said,
-        Mode::Monitor if said.starts_with("FAILED") => format!("(monitor) {said}"),
-        Mode::Monitor => match said.split_once(": ") {
-            Some((answer @ ("block" | "ask" | "warn"), reason)) => {
-                format!("would {answer}: {reason}")
-            }
-            _ => format!("(monitor) {said}"),
-        },
-        Mode::Warn => match said.split_once(": ") {
-            Some((answer @ ("block" | "ask"), reason)) => {
-                format!("{answer}, as a warning: {reason}")
-            }
-            _ => said,
-        },
-    }
-}
-
-/// What a hook answered, in a few words, whatever its mode.
-fn answered(report: &HookReport) -> String {
     let verdict = match &report.result {
+        Err(failure) if report.mode == Mode::Monitor => {
+            return format!("(monitor) FAILED: {}", safe(&failure.detailed()));
+        }
         Err(failure) => return format!("FAILED: {}", safe(&failure.detailed())),
         Ok(verdict) => verdict,
     };
-    let mut parts = vec![match &verdict.answer {
-        Answer::Allow if report.phase == hookhost::Phase::Observe => "ok".to_string(),
-        Answer::Allow => match report.event.as_str() {
+    let mut parts = vec![match (&verdict.answer, report.mode) {
+        (Answer::Allow, _) if report.phase == hookhost::Phase::Observe => "ok".to_string(),
+        (Answer::Allow, _) => match report.event.as_str() {
             "PostToolUse" | "Stop" => "continue".to_string(),
             _ => "allow".to_string(),
         },
-        Answer::Approve => "approve".to_string(),
-        Answer::Warn(reason) => format!("warn: {}", safe(reason)),
-        Answer::Ask(reason) => format!("ask: {}", safe(reason)),
-        Answer::Block(reason) => format!("block: {}", safe(reason)),
+        (Answer::Approve, Mode::Monitor) => "would approve".to_string(),
+        (Answer::Approve, _) => "approve".to_string(),
+        (Answer::Warn(reason) | Answer::Ask(reason) | Answer::Block(reason), Mode::Monitor) => {
+            format!("would {}: {}", verdict.answer.kind(), safe(reason))
+        }
+        (Answer::Ask(reason) | Answer::Block(reason), Mode::Warn) => {
+            format!("{}, as a warning: {}", verdict.answer.kind(), safe(reason))
+        }
+        (Answer::Warn(reason) | Answer::Ask(reason) | Answer::Block(reason), _) => {
+            format!("{}: {}", verdict.answer.kind(), safe(reason))
+        }
     }];
     if let Some(signal) = &verdict.signal {
         parts = vec![format!(
