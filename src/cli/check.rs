@@ -84,6 +84,11 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
             if hook.on_failure == Some(OnFailure::Block) {
                 grants.push("fails closed (on_failure=block)".into());
             }
+            match hook.mode {
+                hookhost::Mode::Enforce => {}
+                hookhost::Mode::Monitor => grants.push("MONITOR: reported, not enforced".into()),
+                hookhost::Mode::Warn => grants.push("WARN: its blocks only warn".into()),
+            }
             if !hook.enabled {
                 grants.push("DISABLED".into());
             }

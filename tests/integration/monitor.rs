@@ -197,6 +197,12 @@ fn fire_and_replay_show_what_would_have_been_blocked() {
         "{stdout}"
     );
     assert!(stdout.contains("=> ALLOWED"), "{stdout}");
+    let out = hookhost(&["check"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("MONITOR: reported, not enforced"),
+        "check says the hook is only monitored: {stdout}"
+    );
 
     std::fs::write(
         project.path("session.jsonl"),
