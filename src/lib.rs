@@ -93,6 +93,7 @@ pub mod wasm;
 // The runner, and what an agent loop keeps between events.
 pub mod convergence;
 pub mod counters;
+pub mod decision;
 mod runner;
 
 // Adapters at the edge.

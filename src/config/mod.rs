@@ -22,6 +22,7 @@
 mod error;
 mod fields;
 mod location;
+mod log;
 mod parse;
 mod projects;
 mod source;
@@ -33,6 +34,7 @@ use std::time::Duration;
 
 pub use error::{ConfigError, ConfigProblem};
 pub use location::Location;
+pub use log::{DEFAULT_DROP, LogSpec};
 pub use projects::{Ceiling, ProjectPolicy, ProjectsSpec};
 
 use crate::event::{EventSpec, Phase};
@@ -64,6 +66,8 @@ pub struct Config {
     pub disable: Vec<String>,
     /// Where `disable` is in the file.
     pub disable_at: Location,
+    /// `[log]`: where decision records go.
+    pub log: Option<LogSpec>,
 }
 
 /// The `[trust]` table.
@@ -162,6 +166,7 @@ impl Config {
                 projects: parsed.projects,
                 disable: parsed.disable,
                 disable_at: parsed.disable_at,
+                log: parsed.log,
             }),
             Err(problems) => Err(ConfigError::Invalid { path, problems }),
         }
@@ -177,6 +182,7 @@ impl Config {
             projects: None,
             disable: Vec::new(),
             disable_at: Location::default(),
+            log: None,
         }
     }
 

@@ -13,6 +13,7 @@ use toml::Spanned;
 use toml::de::{DeTable, DeValue};
 
 use super::fields::{HookTable, Problems, close_to};
+use super::log::parse_log;
 use super::projects::{ProjectsSpec, parse_disable, parse_projects};
 use super::source::parse_source;
 use super::trust::parse_trust;
@@ -20,7 +21,7 @@ use super::when::{
     mode_named, parse_events, parse_matcher, parse_mode, parse_on_failure, parse_phase,
     parse_timeout,
 };
-use super::{ConfigProblem, HookSpec, Layer, Location, Mode, TrustSpec};
+use super::{ConfigProblem, HookSpec, Layer, Location, LogSpec, Mode, TrustSpec};
 
 const HOOK_KEYS: &[&str] = &[
     "event",
@@ -55,6 +56,7 @@ pub(super) struct Parsed {
     pub(super) disable: Vec<String>,
     pub(super) disable_at: Location,
     pub(super) warnings: Vec<ConfigProblem>,
+    pub(super) log: Option<LogSpec>,
 }
 
 pub(super) fn parse_file(text: &str) -> Result<Parsed, Vec<ConfigProblem>> {
@@ -102,10 +104,12 @@ pub(super) fn parse_file(text: &str) -> Result<Parsed, Vec<ConfigProblem>> {
     let mut projects = None;
     let mut disable = Vec::new();
     let mut disable_at = Location::default();
+    let mut log = None;
     for (key, value) in doc.get_ref().iter() {
         match key.get_ref().as_ref() {
             "trust" => trust = parse_trust(value, &mut sink),
             "mode" => {}
+            "log" => log = parse_log(value, &mut sink),
             "projects" => projects = parse_projects(value, &mut sink),
             "disable" => {
                 disable_at = sink.lines.locate(key.span().start);
@@ -141,6 +145,7 @@ pub(super) fn parse_file(text: &str) -> Result<Parsed, Vec<ConfigProblem>> {
             disable,
             disable_at,
             warnings: sink.finish_warnings(),
+            log,
         })
     } else {
         Err(sink.finish())
@@ -180,7 +185,7 @@ fn unknown_top_level(
             span,
             None,
             format!(
-                "unknown top-level key `{}` is ignored (hooks.toml holds `[[hooks]]` tables, `[trust]`, `mode`, and `[projects]` in the user's own file)",
+                "unknown top-level key `{}` is ignored (hooks.toml holds `[[hooks]]` tables, `[trust]`, `mode`, `[log]`, and `[projects]` in the user's own file)",
                 crate::text::name(key)
             ),
         );

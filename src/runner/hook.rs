@@ -6,11 +6,13 @@ use std::time::Duration;
 
 use crate::command::CommandHook;
 use crate::config::{HookSpec, OnFailure};
+use crate::decision::Provenance;
 use crate::event::Phase;
 use crate::matcher::{EventPattern, ToolMatcher};
 use crate::native::NativeHook;
 use crate::outcome::HookReport;
 use crate::runtime::{HookRequest, HookResponse};
+use crate::source::HookSource;
 use crate::verdict::HookFailure;
 use crate::verdict::Mode;
 #[cfg(feature = "wasm")]
@@ -28,6 +30,8 @@ pub(super) struct LoadedHook {
     pub(super) on_failure: Option<OnFailure>,
     pub(super) background: bool,
     pub(super) mode: Mode,
+    /// Where it comes from, as the decision log names it.
+    pub(super) provenance: Provenance,
     pub(super) runtime: Runtime,
 }
 
@@ -43,6 +47,7 @@ impl LoadedHook {
             on_failure: spec.on_failure,
             background: spec.background,
             mode: spec.mode,
+            provenance: provenance(spec, &runtime),
             runtime,
         }
     }
@@ -109,5 +114,23 @@ impl HookReport {
             stderr: String::new(),
             stderr_truncated: false,
         }
+    }
+}
+
+/// Where a configured hook comes from.
+fn provenance(spec: &HookSpec, runtime: &Runtime) -> Provenance {
+    let (sha256, signers) = match runtime {
+        #[cfg(feature = "wasm")]
+        Runtime::Wasm(hook) => (Some(hook.sha256.clone()), hook.signers.clone()),
+        _ => (None, Vec::new()),
+    };
+    Provenance {
+        layer: Some(spec.layer),
+        source: match &spec.source {
+            HookSource::Command(command) => command.command.clone(),
+            HookSource::Wasm(wasm) => wasm.path.display().to_string(),
+        },
+        sha256,
+        signers,
     }
 }

@@ -224,6 +224,16 @@ pub(super) fn build_layers(
         .iter()
         .find(|(layer, _)| *layer == Layer::User)
         .map(|(_, config)| config.trust.clone());
+    // The user's `[log]` holds for every layer: a project may not turn it off or redirect it.
+    // Without one, the first layer that has one (the project's, then the local file's).
+    let log = configs
+        .iter()
+        .filter(|(_, config)| config.log.is_some())
+        .min_by_key(|(layer, _)| *layer != Layer::User)
+        .and_then(|(_, config)| {
+            let spec = config.log.clone()?;
+            Some(crate::decision::DecisionLog::new(spec, config.base_dir()))
+        });
     let all: Vec<Config> = configs.iter().map(|(_, config)| config.clone()).collect();
     let mut wasm = WasmRuntime::new(&all, &options);
     let mut hooks = Vec::new();
@@ -268,5 +278,7 @@ pub(super) fn build_layers(
             });
         }
     }
-    Ok(HookRunner::build(display_path, hooks, None, &options))
+    let mut runner = HookRunner::build(display_path, hooks, None, &options);
+    runner.set_log(log);
+    Ok(runner)
 }

@@ -116,6 +116,8 @@ struct Inner {
     convergence: Arc<ConvergenceStore>,
     background: background::Background,
     drain_timeout: Duration,
+    /// `[log]`: where each outcome is recorded.
+    log: Option<Arc<crate::decision::DecisionLog>>,
 }
 
 impl HookRunner {
@@ -192,6 +194,7 @@ impl HookRunner {
                 convergence: Arc::new(ConvergenceStore::new(state_dir)),
                 background: background::Background::new(options.background_limit),
                 drain_timeout: options.drain_timeout,
+                log: None,
             }),
         }
     }
@@ -211,6 +214,10 @@ impl HookRunner {
             on_failure: hook.on_failure,
             background: hook.background,
             mode: hook.mode,
+            provenance: crate::decision::Provenance {
+                source: "native".to_string(),
+                ..Default::default()
+            },
             runtime: Runtime::Native(hook),
         };
         let mut next: Vec<Arc<LoadedHook>> = hooks.iter().cloned().collect();
@@ -360,7 +367,66 @@ impl HookRunner {
                 ));
             }
         }
+        if let Some(log) = &inner.log
+            && (!outcome.reports.is_empty() || outcome.block().is_some())
+        {
+            self.record(log, &hooks, event, &mut outcome).await;
+        }
         outcome
+    }
+
+    /// Appends the record of `outcome` to the decision log. A log that cannot be written is a
+    /// warning; with `required = true`, it also blocks a gate event (fail closed).
+    async fn record(
+        &self,
+        log: &Arc<crate::decision::DecisionLog>,
+        hooks: &[Arc<LoadedHook>],
+        event: &Event<'_>,
+        outcome: &mut Outcome,
+    ) {
+        let inner = &self.inner;
+        let agent = event
+            .env()
+            .chain(inner.env.iter().map(|(k, v)| (k.as_str(), v.as_str())))
+            .find(|(name, _)| *name == "HOOKHOST_AGENT")
+            .map(|(_, value)| value.to_string());
+        let provenance = |index: usize| {
+            hooks
+                .iter()
+                .find(|hook| hook.index == index)
+                .map(|hook| hook.provenance.clone())
+        };
+        let record = crate::decision::record(
+            &crate::decision::new_id(),
+            event,
+            outcome,
+            agent.as_deref(),
+            &inner.cwd,
+            &provenance,
+            &log.spec,
+        );
+        let line = serde_json::to_vec(&record).unwrap_or_default();
+        let writer = log.clone();
+        if let Err(error) = blocking(move || writer.file.append(&line)).await {
+            let problem = format!(
+                "the decision log {} could not be written: {error}",
+                log.file.path().display()
+            );
+            if log.spec.required && event.spec().gate && outcome.block().is_none() {
+                outcome.decision = Decision::Block(Block::decided(
+                    "hookhost's decision log",
+                    format!("{problem}; [log] required = true blocks until it can be"),
+                ));
+            }
+            outcome.warnings.push(problem);
+        }
+    }
+
+    /// Sets the decision log (from the layers' `[log]`).
+    fn set_log(&mut self, log: Option<crate::decision::DecisionLog>) {
+        if let Some(inner) = Arc::get_mut(&mut self.inner) {
+            inner.log = log.map(Arc::new);
+        }
     }
 
     /// Waits until every async hook has finished, or `timeout` passed, and returns the reports

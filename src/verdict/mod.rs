@@ -395,6 +395,26 @@ fn signal_name(signal: i32) -> Option<&'static str> {
 }
 
 impl HookFailure {
+    /// What kind of failure it is, for records and metrics: `timed_out`, `exited`, ...
+    pub fn kind(&self) -> &'static str {
+        match self {
+            HookFailure::TimedOut { .. } => "timed_out",
+            HookFailure::Exited { .. } => "exited",
+            HookFailure::Signaled { .. } => "signaled",
+            HookFailure::InvalidOutput { .. } => "invalid_output",
+            HookFailure::OutputTooLarge { .. } => "output_too_large",
+            HookFailure::Spawn { .. } => "spawn",
+            HookFailure::OutOfFuel => "out_of_fuel",
+            HookFailure::MemoryLimit { .. } => "memory_limit",
+            HookFailure::Trapped { .. } => "trapped",
+            HookFailure::SandboxLimit { .. } => "sandbox_limit",
+            HookFailure::NotAllowed { .. } => "not_allowed",
+            HookFailure::Panicked { .. } => "panicked",
+            HookFailure::InvalidVerdict { .. } => "invalid_verdict",
+            HookFailure::Config { .. } => "config",
+        }
+    }
+
     /// The full explanation: the message plus any detail the message leaves out.
     pub fn detailed(&self) -> String {
         match self {

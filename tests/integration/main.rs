@@ -15,6 +15,8 @@ mod cli;
 mod cli_input;
 mod command;
 mod contract;
+#[cfg(feature = "cli")]
+mod decisions;
 mod docs;
 #[cfg(feature = "wasm")]
 mod examples;

@@ -1,0 +1,139 @@
+//! The log file: many agent processes append to it at once. Each record is one line written
+//! with one `write` under an exclusive `flock` on `FILE.lock`, so records never interleave;
+//! the same lock guards rotation (`FILE` → `FILE.1` → ... → `FILE.{keep}`, the oldest dropped)
+//! once the next record would take the file past its size. A writer killed in the middle of a
+//! large record can leave its line cut: the next writer ends that line first, so every record
+//! after it starts on a line of its own, and a reader skips the cut one.
+
+use std::fs::{File, OpenOptions};
+use std::io::{Read as _, Seek as _, SeekFrom, Write as _};
+use std::os::fd::AsRawFd as _;
+use std::os::unix::fs::{DirBuilderExt as _, OpenOptionsExt as _};
+use std::path::{Path, PathBuf};
+
+/// The file of a decision log.
+#[derive(Debug)]
+pub struct DecisionFile {
+    path: PathBuf,
+    max_bytes: u64,
+    keep: u32,
+}
+
+impl DecisionFile {
+    /// The log at `path`, rotated past `max_bytes`, keeping `keep` old files.
+    pub fn new(path: PathBuf, max_bytes: u64, keep: u32) -> DecisionFile {
+        DecisionFile {
+            path,
+            max_bytes,
+            keep,
+        }
+    }
+
+    /// The log's path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Appends `record` (one line of JSON, without its newline).
+    pub fn append(&self, record: &[u8]) -> std::io::Result<()> {
+        if let Some(dir) = self.path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::DirBuilder::new()
+                .recursive(true)
+                .mode(0o700)
+                .create(dir)?;
+        }
+        let lock = OpenOptions::new()
+            .create(true)
+            .write(true)
+            .truncate(false)
+            .mode(0o600)
+            .open(self.lock_path())?;
+        let _held = Flock::exclusive(&lock)?;
+        let mut file = self.open()?;
+        let mut len = file.metadata()?.len();
+        if len > 0 && len + record.len() as u64 + 1 > self.max_bytes {
+            drop(file);
+            self.rotate()?;
+            file = self.open()?;
+            len = 0;
+        }
+        let mut line = Vec::with_capacity(record.len() + 2);
+        if len > 0 && !ends_with_newline(&mut file, len)? {
+            line.push(b'\n');
+        }
+        line.extend_from_slice(record);
+        line.push(b'\n');
+        file.write_all(&line)
+    }
+
+    fn open(&self) -> std::io::Result<File> {
+        OpenOptions::new()
+            .create(true)
+            .append(true)
+            .read(true)
+            .mode(0o600)
+            .open(&self.path)
+    }
+
+    fn lock_path(&self) -> PathBuf {
+        let mut name = self.path.as_os_str().to_owned();
+        name.push(".lock");
+        PathBuf::from(name)
+    }
+
+    /// `FILE.{n}`, the `n`th newest rotated file.
+    pub fn rotated(&self, n: u32) -> PathBuf {
+        let mut name = self.path.as_os_str().to_owned();
+        name.push(format!(".{n}"));
+        PathBuf::from(name)
+    }
+
+    fn rotate(&self) -> std::io::Result<()> {
+        if self.keep == 0 {
+            return match std::fs::remove_file(&self.path) {
+                Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e),
+                _ => Ok(()),
+            };
+        }
+        for n in (1..self.keep).rev() {
+            match std::fs::rename(self.rotated(n), self.rotated(n + 1)) {
+                Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(e),
+                _ => {}
+            }
+        }
+        std::fs::rename(&self.path, self.rotated(1))
+    }
+}
+
+fn ends_with_newline(file: &mut File, len: u64) -> std::io::Result<bool> {
+    let mut last = [0u8];
+    file.seek(SeekFrom::Start(len - 1))?;
+    file.read_exact(&mut last)?;
+    Ok(last[0] == b'\n')
+}
+
+/// An exclusive `flock`, released when dropped (and by the kernel when the process dies).
+struct Flock<'a>(&'a File);
+
+impl<'a> Flock<'a> {
+    fn exclusive(file: &'a File) -> std::io::Result<Flock<'a>> {
+        loop {
+            // SAFETY: `file` is an open descriptor for as long as the returned guard lives.
+            let result = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX) };
+            if result == 0 {
+                return Ok(Flock(file));
+            }
+            let error = std::io::Error::last_os_error();
+            if error.kind() != std::io::ErrorKind::Interrupted {
+                return Err(error);
+            }
+        }
+    }
+}
+
+impl Drop for Flock<'_> {
+    fn drop(&mut self) {
+        // SAFETY: the descriptor is still open (the guard borrows its file).
+        unsafe { libc::flock(self.0.as_raw_fd(), libc::LOCK_UN) };
+    }
+}

@@ -1,0 +1,47 @@
+//! The decision log: one JSON record per event that reached a hook (OPA's decision logs,
+//! Kubewarden's audit), appended to the file `[log]` names so that a team can answer what its
+//! policies blocked, for whom, and how long they took.
+//!
+//! A record: a decision id (UUID v7, time-ordered), the time, the agent, session, cwd, event
+//! and tool; the merged decision and the hook that decided it; and, per hook that ran, its
+//! name, layer, source (a command, a file path or an `oci://` reference), the component's
+//! digest and the keys that signed it, its mode, its verdict or failure, and the microseconds
+//! it took; what hooks in monitor mode would have decided. The tool input and the payload
+//! are kept under the masking rules of `[log]` (`drop`, `hash`: JSON pointers).
+//!
+//! A leaf on top of the runner's types: the runner hands it each outcome (`record`), and the
+//! file (`file`) takes one line per record.
+
+mod file;
+mod record;
+
+pub use file::DecisionFile;
+pub(crate) use record::new_id;
+pub use record::{Provenance, record};
+
+use crate::config::LogSpec;
+
+/// A configured decision log: the file, and what records keep.
+#[derive(Debug)]
+pub struct DecisionLog {
+    /// The file records are appended to.
+    pub file: DecisionFile,
+    /// `[log]` as configured.
+    pub spec: LogSpec,
+}
+
+impl DecisionLog {
+    /// The log `spec` describes; `base_dir` is its configuration file's directory.
+    pub fn new(spec: LogSpec, base_dir: &std::path::Path) -> DecisionLog {
+        let path = match spec.path.strip_prefix("~") {
+            Ok(rest) => std::env::var_os("HOME")
+                .map(|home| std::path::PathBuf::from(home).join(rest))
+                .unwrap_or_else(|| spec.path.clone()),
+            Err(_) => base_dir.join(&spec.path),
+        };
+        DecisionLog {
+            file: DecisionFile::new(path, spec.max_bytes, spec.keep),
+            spec,
+        }
+    }
+}

@@ -1,0 +1,248 @@
+//! The decision log (`[log]`): one record per event a hook saw, written by the library and by
+//! many `hookhost` processes at once, rotated by size, masked, and never changing a decision
+//! unless the team says the log is required.
+
+use hookhost::{Decision, HookRunner, ToolCall};
+use serde_json::{Value, json};
+
+use crate::support::{Project, hook};
+
+const BLOCKS_RM: &str = r#"if grep -q 'rm -rf'; then echo '{"action":"block","reason":"no rm"}'; else echo '{"action":"allow"}'; fi"#;
+
+/// Every record of the log at `path`, parsed; a line that is not JSON fails the test.
+fn records(path: &std::path::Path) -> Vec<Value> {
+    std::fs::read_to_string(path)
+        .unwrap_or_default()
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}")))
+        .collect()
+}
+
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap()
+}
+
+#[test]
+fn a_blocked_call_is_recorded_with_who_decided_and_every_hook() {
+    let project = Project::new();
+    let runner = project.runner(&format!(
+        "[log]\npath = \"decisions.jsonl\"\nhash = [\"/input/file_path\"]\n\n{}{}",
+        hook("PreToolUse", BLOCKS_RM, "name = \"no-rm\""),
+        hook(
+            "PreToolUse",
+            "cat > /dev/null; echo '{\"action\":\"allow\"}'",
+            "name = \"audit\"\nphase = \"observe\""
+        ),
+    ));
+    let log = project.path(".forgeflare/decisions.jsonl");
+    let runtime = runtime();
+    let fire = |tool: &str, input: Value| {
+        runtime.block_on(
+            runner.fire(
+                &hookhost::Event::pre_tool_use(ToolCall {
+                    tool,
+                    input: &input,
+                    tool_iterations: 1,
+                })
+                .with_session("s-1"),
+            ),
+        )
+    };
+    let outcome = fire("Bash", json!({"command": "rm -rf /"}));
+    assert!(matches!(outcome.decision, Decision::Block(_)));
+    assert!(outcome.warnings.is_empty(), "{:?}", outcome.warnings);
+    fire(
+        "Write",
+        json!({"file_path": "src/main.rs", "content": "fn main() {}"}),
+    );
+    let records = records(&log);
+    assert_eq!(records.len(), 2, "{records:?}");
+    let blocked = &records[0];
+    assert_eq!(blocked["event"], "PreToolUse");
+    assert_eq!(blocked["session"], "s-1");
+    assert_eq!(blocked["tool"], "Bash");
+    assert_eq!(blocked["decision"], "block");
+    assert_eq!(blocked["decided_by"], "no-rm");
+    assert_eq!(blocked["reason"], "blocked by no-rm: no rm");
+    assert_eq!(
+        blocked["input"],
+        json!({"command": "rm -rf /"}),
+        "commands are kept"
+    );
+    assert_eq!(blocked["cwd"], json!(project.root()));
+    let id = blocked["id"].as_str().unwrap();
+    assert_eq!(id.len(), 36);
+    assert_eq!(&id[14..15], "7", "a UUID v7: {id}");
+    assert!(id < records[1]["id"].as_str().unwrap(), "ids sort by time");
+    let hooks = blocked["hooks"].as_array().unwrap();
+    assert_eq!(hooks.len(), 2, "the guard and the observer: {hooks:?}");
+    assert_eq!(
+        (
+            &hooks[0]["name"],
+            &hooks[0]["layer"],
+            &hooks[0]["kind"],
+            &hooks[0]["phase"],
+            &hooks[0]["mode"],
+            &hooks[0]["verdict"],
+            &hooks[0]["reason"]
+        ),
+        (
+            &json!("no-rm"),
+            &json!("project"),
+            &json!("command"),
+            &json!("guard"),
+            &json!("enforce"),
+            &json!("block"),
+            &json!("no rm")
+        )
+    );
+    assert_eq!(hooks[0]["source"], BLOCKS_RM);
+    assert!(hooks[0]["us"].as_u64().unwrap() > 0);
+    // File contents are dropped by default; a pointer the team hashes is hashed.
+    let written = &records[1]["input"];
+    assert_eq!(written.get("content"), None, "{written}");
+    assert!(
+        written["file_path"]
+            .as_str()
+            .unwrap()
+            .starts_with("sha256:"),
+        "{written}"
+    );
+}
+
+#[test]
+fn many_processes_append_whole_records_and_the_log_rotates() {
+    let project = Project::new();
+    project.config(&format!(
+        "[log]\npath = \"log/decisions.jsonl\"\nmax_bytes = 65536\nkeep = 2\n\n{}",
+        hook("PreToolUse", BLOCKS_RM, "name = \"no-rm\"")
+    ));
+    let log = project.path(".forgeflare/log/decisions.jsonl");
+    // A line a killed writer left cut: the next record starts on a line of its own.
+    std::fs::create_dir_all(log.parent().unwrap()).unwrap();
+    std::fs::write(&log, "{\"id\": \"cut").unwrap();
+    let big = "x".repeat(4000);
+    let input = json!({"command": format!("echo {big}")}).to_string();
+    let children: Vec<_> = (0..24)
+        .map(|_| {
+            std::process::Command::new(env!("CARGO_BIN_EXE_hookhost"))
+                .args(["fire", "PreToolUse", "--tool", "Bash", "--input", &input])
+                .current_dir(project.root())
+                .env("HOOKHOST_CONFIG_DIR", project.path(".no-user-config"))
+                .env("HOOKHOST_DATA_DIR", project.path(".no-user-data"))
+                .envs(crate::support::test_cache_env())
+                .stdout(std::process::Stdio::null())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for mut child in children {
+        assert!(child.wait().unwrap().success());
+    }
+    let mut whole = 0;
+    let mut cut = 0;
+    for path in [
+        log.clone(),
+        project.path(".forgeflare/log/decisions.jsonl.1"),
+        project.path(".forgeflare/log/decisions.jsonl.2"),
+    ] {
+        let text = std::fs::read_to_string(&path).unwrap_or_default();
+        assert!(
+            std::fs::metadata(&path).map_or(0, |m| m.len()) <= 65536,
+            "{} stays within max_bytes",
+            path.display()
+        );
+        for line in text.lines() {
+            match serde_json::from_str::<Value>(line) {
+                Ok(record) => {
+                    assert_eq!(record["hooks"][0]["name"], "no-rm");
+                    whole += 1;
+                }
+                Err(_) => cut += 1,
+            }
+        }
+    }
+    assert!(
+        !project.path(".forgeflare/log/decisions.jsonl.3").exists(),
+        "keep = 2"
+    );
+    // 24 records of about 4.3 KB rotate twice through 64 KiB files: the oldest file (with the
+    // cut line) may be gone, but no record is interleaved with another.
+    assert!(cut <= 1, "{cut} cut lines");
+    assert!(whole >= 20, "{whole} whole records");
+}
+
+#[test]
+fn an_unwritable_log_warns_unless_it_is_required() {
+    let project = Project::new();
+    // The log's path is a directory: every append fails.
+    std::fs::create_dir_all(project.path(".forgeflare/decisions.jsonl")).unwrap();
+    let toml = |required: bool| {
+        format!(
+            "[log]\npath = \"decisions.jsonl\"\nrequired = {required}\n\n{}",
+            hook(
+                "PreToolUse",
+                "cat > /dev/null; echo '{\"action\":\"allow\"}'",
+                "name = \"ok\""
+            )
+        )
+    };
+    let runtime = runtime();
+    let call = |runner: &HookRunner| {
+        runtime.block_on(crate::support::pre_bash(runner, &json!({"command": "ls"})))
+    };
+    let outcome = call(&project.runner(&toml(false)));
+    assert_eq!(outcome.decision, Decision::Allow);
+    assert!(
+        outcome.warnings[0].starts_with("the decision log ")
+            && outcome.warnings[0].contains("could not be written"),
+        "{:?}",
+        outcome.warnings
+    );
+    let outcome = call(&project.runner(&toml(true)));
+    let Decision::Block(block) = &outcome.decision else {
+        panic!(
+            "a required log that cannot be written blocks: {:?}",
+            outcome.decision
+        );
+    };
+    assert!(
+        block
+            .message()
+            .starts_with("blocked by hookhost's decision log: the decision log ")
+            && block
+                .message()
+                .ends_with("[log] required = true blocks until it can be"),
+        "{}",
+        block.message()
+    );
+}
+
+#[test]
+fn the_log_table_is_checked_like_every_key() {
+    #[rustfmt::skip]
+    let cases = [
+        ("[log]\npath = \"d.jsonl\"\nmax_byte = 1\n", "hooks.toml:3:1: unknown key `log.max_byte`; did you mean `max_bytes`?"),
+        ("[log]\nmax_bytes = 100000\n", "hooks.toml:1:1: `[log]` needs `path`"),
+        ("[log]\npath = \"d.jsonl\"\nmax_bytes = 10\n", "hooks.toml:3:13: `log.max_bytes` must be at least 65536"),
+        ("[log]\npath = \"d.jsonl\"\ndrop = [\"input/content\"]\n", "hooks.toml:3:9: \"input/content\" is not a JSON pointer into what a record holds"),
+        ("[log]\npath = \"d.jsonl\"\nhash = [\"/input/a~2b\"]\n", "has a `~` that is not `~0` or `~1`"),
+        ("[log]\npath = 3\n", "`log.path` must be a non-empty string"),
+    ];
+    for (text, expected) in cases {
+        let error = hookhost::Config::parse(text, "hooks.toml")
+            .unwrap_err()
+            .to_string();
+        assert!(error.contains(expected), "{text}: {error}");
+    }
+    let config = hookhost::Config::parse("[log]\npath = \"d.jsonl\"\n", "hooks.toml").unwrap();
+    let log = config.log.unwrap();
+    assert_eq!(log.drop, hookhost::config::DEFAULT_DROP);
+    assert_eq!(
+        (log.max_bytes, log.keep, log.required),
+        (10 << 20, 5, false)
+    );
+}
