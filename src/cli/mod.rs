@@ -9,6 +9,7 @@ mod event;
 mod fire;
 mod import;
 mod input;
+mod log;
 mod new;
 #[cfg(feature = "oci")]
 mod oci;
@@ -99,6 +100,18 @@ enum Command {
                             Examples:\n  hookhost replay demo/session.jsonl --config demo/hooks.toml\n  \
                             hookhost replay recorded.jsonl --keep-going --json")]
     Replay(replay::ReplayArgs),
+    /// Read the decision log: what the hooks decided, filtered, as a table, JSON Lines or a
+    /// summary per hook.
+    #[command(
+        after_help = "Reads the file the user's (or the project's) [log] names, and its rotated                             files, oldest first. Lines that are not records (cut by a writer that was                             killed) are skipped and counted on stderr.
+
+                            Examples:
+  hookhost log --blocked
+  hookhost log --would-block --since 7d --summary
+                              hookhost log --hook destructive-guard --json
+  hookhost log --file decisions.jsonl --session 260215-173319"
+    )]
+    Log(log::LogArgs),
     /// Approve this project's hooks as they are now (the user's `[projects] policy = "approve"`).
     #[command(
         after_help = "Prints every hook of the project's hooks.toml (and hooks.local.toml) and records the \
@@ -329,6 +342,7 @@ pub fn run() -> Result<ExitCode> {
         Command::Check(args) => check::run(args),
         Command::Fire(args) => runtime.block_on(fire::run(args)),
         Command::Replay(args) => runtime.block_on(replay::run(args)),
+        Command::Log(args) => log::run(args),
         Command::AgentHook(args) => runtime.block_on(agent_hook::run(args)),
         Command::Import(args) => import::run(args),
         Command::New(args) => new::run(args),

@@ -23,6 +23,7 @@ use crate::approvals::Approvals;
 use crate::config::{
     Config, ConfigError, ConfigProblem, HookSource, HookSpec, Layer, ProjectPolicy, ProjectsSpec,
 };
+use crate::decision::DecisionLog;
 
 /// The configuration files of one agent session, by layer.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -67,6 +68,34 @@ impl Layers {
     pub fn user_config() -> Option<PathBuf> {
         Some(crate::dirs::config_dir()?.join("hooks.toml"))
     }
+
+    /// The decision log these layers configure (see [`HookRunner::load_layers`] for which
+    /// `[log]` wins), without loading any hook: what `hookhost log` reads.
+    pub fn decision_log(&self) -> Result<Option<DecisionLog>, ConfigError> {
+        let mut configs = Vec::new();
+        for (layer, path) in [
+            (Layer::User, &self.user),
+            (Layer::Project, &self.project),
+            (Layer::Local, &self.local),
+        ] {
+            if let Some(path) = path
+                && let Some(config) = Config::load_optional(path)?
+            {
+                configs.push((layer, config));
+            }
+        }
+        Ok(pick_log(&configs))
+    }
+}
+
+/// The user's `[log]` holds for every layer: a project may not turn it off or redirect it.
+/// Without one, the first layer that has one (the project's, then the local file's).
+fn pick_log(configs: &[(Layer, Config)]) -> Option<DecisionLog> {
+    configs
+        .iter()
+        .filter(|(_, config)| config.log.is_some())
+        .min_by_key(|(layer, _)| *layer != Layer::User)
+        .and_then(|(_, config)| Some(DecisionLog::new(config.log.clone()?, config.base_dir())))
 }
 
 impl HookRunner {
@@ -224,16 +253,7 @@ pub(super) fn build_layers(
         .iter()
         .find(|(layer, _)| *layer == Layer::User)
         .map(|(_, config)| config.trust.clone());
-    // The user's `[log]` holds for every layer: a project may not turn it off or redirect it.
-    // Without one, the first layer that has one (the project's, then the local file's).
-    let log = configs
-        .iter()
-        .filter(|(_, config)| config.log.is_some())
-        .min_by_key(|(layer, _)| *layer != Layer::User)
-        .and_then(|(_, config)| {
-            let spec = config.log.clone()?;
-            Some(crate::decision::DecisionLog::new(spec, config.base_dir()))
-        });
+    let log = pick_log(&configs);
     let all: Vec<Config> = configs.iter().map(|(_, config)| config.clone()).collect();
     let mut wasm = WasmRuntime::new(&all, &options);
     let mut hooks = Vec::new();

@@ -246,3 +246,91 @@ fn the_log_table_is_checked_like_every_key() {
         (10 << 20, 5, false)
     );
 }
+
+/// `hookhost log` reads what agents wrote: filters, JSON Lines, a summary per hook, and a cut
+/// line skipped and counted.
+#[test]
+fn hookhost_log_reads_filters_and_summarises() {
+    let project = Project::new();
+    // The monitored candidate first: a block stops the guards after it, a monitored one never.
+    project.config(&format!(
+        "[log]\npath = \"decisions.jsonl\"\n\n{}{}",
+        hook(
+            "PreToolUse",
+            BLOCKS_RM,
+            "name = \"candidate\"\nmode = \"monitor\""
+        ),
+        hook("PreToolUse", BLOCKS_RM, "name = \"no-rm\""),
+    ));
+    for command in ["rm -rf /", "ls", "rm -rf build"] {
+        let input = json!({ "command": command }).to_string();
+        let out = crate::cli::hookhost(
+            &project,
+            &["fire", "PreToolUse", "--tool", "Bash", "--input", &input],
+        );
+        assert!(out.status.code().is_some_and(|code| code == 0 || code == 2));
+    }
+    // A writer killed mid-record, and then a fourth event.
+    let log = project.path(".forgeflare/decisions.jsonl");
+    let mut text = std::fs::read_to_string(&log).unwrap();
+    text.push_str("{\"id\": \"cut");
+    std::fs::write(&log, text).unwrap();
+    let input = json!({ "command": "pwd" }).to_string();
+    crate::cli::hookhost(
+        &project,
+        &["fire", "PreToolUse", "--tool", "Bash", "--input", &input],
+    );
+
+    let out = crate::cli::hookhost(&project, &["log", "--blocked", "--json"]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let blocked: Vec<Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    let commands: Vec<&Value> = blocked.iter().map(|r| &r["input"]["command"]).collect();
+    assert_eq!(commands, [&json!("rm -rf /"), &json!("rm -rf build")]);
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .contains("skipped 1 line(s) that are not decision records"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+
+    let out = crate::cli::hookhost(&project, &["log", "--would-block", "--since", "1h"]);
+    let table = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(table.lines().count(), 3, "a header and two rows: {table}");
+    assert!(table.contains("block (+1 monitored)"), "{table}");
+
+    let out = crate::cli::hookhost(&project, &["log", "--summary"]);
+    let summary = String::from_utf8_lossy(&out.stdout);
+    let row = |name: &str| -> Vec<String> {
+        summary
+            .lines()
+            .find(|line| line.starts_with(name))
+            .unwrap_or_else(|| panic!("{name}: {summary}"))
+            .split_whitespace()
+            .take(6)
+            .map(str::to_string)
+            .collect()
+    };
+    // HOOK CALLS BLOCKED WARNED WOULD-BLOCK FAILED
+    assert_eq!(
+        row("no-rm"),
+        ["no-rm", "4", "2", "0", "0", "0"],
+        "{summary}"
+    );
+    assert_eq!(
+        row("candidate"),
+        ["candidate", "4", "0", "0", "2", "0"],
+        "{summary}"
+    );
+
+    let out = crate::cli::hookhost(&project, &["log", "--file", "missing.jsonl"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("does not exist yet"));
+}
