@@ -11,6 +11,7 @@
 //!    `wasm_no_wasi`: the same hook built without WASI (`wasm32-unknown-unknown`, a core module
 //!    hookhost wraps at load), which imports nothing but hookhost's own interfaces;
 //! 4. `command`: the same policy as a `bash -c` hook that reads stdin and matches with grep;
+//!    `wasm_logged`: `wasm` with the decision log on (`[log]`), a record appended per call;
 //! 5. `load_cold` / `load_warm`: loading a config of 20 distinct wasm hooks with an empty
 //!    compile cache, and again with a warm one (each artefact's MAC checked once, then
 //!    recorded); `load_warm_full_check`: the warm load with every artefact's MAC checked over
@@ -122,6 +123,20 @@ fn main() {
     });
     criterion.bench_function("wasm_no_wasi", |b| {
         b.iter(|| runtime.block_on(lean_runner.pre_tool_use(call)))
+    });
+    // The same wasm hook with the decision log on: a record per call, appended under the log's
+    // lock (issue 26 asks for at most 10 % more than `wasm`).
+    let logged_runner = runner(
+        scratch.path(),
+        &format!(
+            "[log]\npath = \"{}\"\nmax_bytes = 1073741824\n\n{}",
+            scratch.path().join("decisions.jsonl").display(),
+            bash_guard(&guard_wasm)
+        ),
+        keyed(&cache),
+    );
+    criterion.bench_function("wasm_logged", |b| {
+        b.iter(|| runtime.block_on(logged_runner.pre_tool_use(call)))
     });
 
     // 7. The trivial guard through the runner, and the bare-wasmtime floor of the same
