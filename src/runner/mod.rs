@@ -406,8 +406,19 @@ impl HookRunner {
             &log.spec,
         );
         let line = serde_json::to_vec(&record).unwrap_or_default();
-        let writer = log.clone();
-        if let Err(error) = blocking(move || writer.file.append(&line)).await {
+        if let Some((count, why)) = log.take_failures() {
+            outcome.warnings.push(format!(
+                "{count} decision record(s) could not be written to {}: {why}",
+                log.file.path().display()
+            ));
+        }
+        let written = if log.spec.required {
+            let writer = log.clone();
+            blocking(move || writer.append(line)).await
+        } else {
+            log.append(line)
+        };
+        if let Err(error) = written {
             let problem = format!(
                 "the decision log {} could not be written: {error}",
                 log.file.path().display()
