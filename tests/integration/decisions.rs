@@ -59,7 +59,6 @@ fn a_blocked_call_is_recorded_with_who_decided_and_every_hook() {
         json!({"file_path": "src/main.rs", "content": "fn main() {}"}),
     );
     // Records are written by the log's writer thread; the last runner dropped waits for it.
-    drop(fire);
     drop(runner);
     let records = records(&log);
     assert_eq!(records.len(), 2, "{records:?}");
