@@ -179,16 +179,9 @@ fn print_records(records: &[Value]) {
             ]
         })
         .collect();
-    if rows.is_empty() {
-        println!("no record matches");
-        return;
-    }
-    print!(
-        "{}",
-        render::table(
-            &["TIME", "EVENT", "TOOL", "DECISION", "BY", "REASON"],
-            &rows
-        )
+    print_rows(
+        &["TIME", "EVENT", "TOOL", "DECISION", "BY", "REASON"],
+        &rows,
     );
 }
 
@@ -238,24 +231,26 @@ fn print_summary(records: &[Value]) {
             ]
         })
         .collect();
+    print_rows(
+        &[
+            "HOOK",
+            "CALLS",
+            "BLOCKED",
+            "WARNED",
+            "WOULD BLOCK",
+            "FAILED",
+            "P50",
+            "P99",
+        ],
+        &rows,
+    );
+}
+
+/// `rows` under `header`, or a line saying no record matched the filters.
+fn print_rows(header: &[&str], rows: &[Vec<String>]) {
     if rows.is_empty() {
         println!("no record matches");
-        return;
+    } else {
+        print!("{}", render::table(header, rows));
     }
-    print!(
-        "{}",
-        render::table(
-            &[
-                "HOOK",
-                "CALLS",
-                "BLOCKED",
-                "WARNED",
-                "WOULD BLOCK",
-                "FAILED",
-                "P50",
-                "P99"
-            ],
-            &rows
-        )
-    );
 }

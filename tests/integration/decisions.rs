@@ -343,6 +343,9 @@ fn hookhost_log_reads_filters_and_summarises() {
         "{summary}"
     );
 
+    let out = crate::cli::hookhost(&project, &["log", "--event", "Stop", "--summary"]);
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "no record matches\n");
+
     let out = crate::cli::hookhost(&project, &["log", "--file", "missing.jsonl"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("does not exist yet"));
