@@ -26,7 +26,8 @@
 //! 8. deadline precision: how long a guest that spins forever runs with `timeout_ms = 50`
 //!    (the promise: within 10 % + 5 ms), printed with the summary;
 //! 9. the two destructive-guard builds (WASI, without) alternated round by round, so that
-//!    their ratio does not depend on how the machine drifted between criterion's two cases.
+//!    their ratio does not depend on how the machine drifted between criterion's two cases;
+//!    and `wasm` with the decision log off and on, alternated the same way.
 
 use std::future::Future;
 use std::path::{Path, PathBuf};
@@ -226,6 +227,7 @@ fn main() {
 
     criterion.final_summary();
     let pair = side_by_side(&runtime, [&wasm_runner, &lean_runner], call);
+    let logged = side_by_side(&runtime, [&wasm_runner, &logged_runner], call);
     report::print(workspace, started);
     deadline_precision(workspace, scratch.path(), &runtime);
     println!(
@@ -234,6 +236,13 @@ fn main() {
         pair[0].as_secs_f64() * 1e6,
         pair[1].as_secs_f64() * 1e6,
         pair[1].as_secs_f64() / pair[0].as_secs_f64(),
+    );
+    println!(
+        "  {:<44} {:.2} / {:.2} µs per call ({:.2}x; median of {ROUNDS} alternated rounds of {ROUND_CALLS} calls)",
+        "wasm guard, decision log off / on, alternated",
+        logged[0].as_secs_f64() * 1e6,
+        logged[1].as_secs_f64() * 1e6,
+        logged[1].as_secs_f64() / logged[0].as_secs_f64(),
     );
 }
 

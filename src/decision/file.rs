@@ -1,5 +1,6 @@
-//! The log file: many agent processes append to it at once. Each record is one line written
-//! with one `write` under an exclusive `flock` on `FILE.lock`, so records never interleave;
+//! The log file: many agent processes append to it at once. Each batch of records (one line
+//! each) is written with one `write` under an exclusive `flock` on `FILE.lock`, so records never
+//! interleave;
 //! the same lock guards rotation (`FILE` → `FILE.1` → ... → `FILE.{keep}`, the oldest dropped)
 //! once the next record would take the file past its size. A writer killed in the middle of a
 //! large record can leave its line cut: the next writer ends that line first, so every record
@@ -36,6 +37,15 @@ impl DecisionFile {
 
     /// Appends `record` (one line of JSON, without its newline).
     pub fn append(&self, record: &[u8]) -> std::io::Result<()> {
+        self.append_all(&[record])
+    }
+
+    /// Appends `records` (lines of JSON, without their newlines) under one lock, rotating
+    /// between two of them when the next would take the file past its size.
+    pub fn append_all(&self, records: &[impl AsRef<[u8]>]) -> std::io::Result<()> {
+        if records.is_empty() {
+            return Ok(());
+        }
         if let Some(dir) = self.path.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::DirBuilder::new()
                 .recursive(true)
@@ -51,19 +61,25 @@ impl DecisionFile {
         let _held = Flock::exclusive(&lock)?;
         let mut file = self.open()?;
         let mut len = file.metadata()?.len();
-        if len > 0 && len + record.len() as u64 + 1 > self.max_bytes {
-            drop(file);
-            self.rotate()?;
-            file = self.open()?;
-            len = 0;
-        }
-        let mut line = Vec::with_capacity(record.len() + 2);
+        let mut lines = Vec::new();
         if len > 0 && !ends_with_newline(&mut file, len)? {
-            line.push(b'\n');
+            lines.push(b'\n');
         }
-        line.extend_from_slice(record);
-        line.push(b'\n');
-        file.write_all(&line)
+        for record in records {
+            let record = record.as_ref();
+            let written = len + lines.len() as u64;
+            if written > 0 && written + record.len() as u64 + 1 > self.max_bytes {
+                file.write_all(&lines)?;
+                lines.clear();
+                drop(file);
+                self.rotate()?;
+                file = self.open()?;
+                len = 0;
+            }
+            lines.extend_from_slice(record);
+            lines.push(b'\n');
+        }
+        file.write_all(&lines)
     }
 
     fn open(&self) -> std::io::Result<File> {

@@ -2,6 +2,7 @@
 //! mode) and the runtime that runs it. [`Runtime`] sits above the runtimes and dispatches to
 //! them; none of them knows it.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use crate::command::CommandHook;
@@ -31,7 +32,7 @@ pub(super) struct LoadedHook {
     pub(super) background: bool,
     pub(super) mode: Mode,
     /// Where it comes from, as the decision log names it.
-    pub(super) provenance: Provenance,
+    pub(super) provenance: Arc<Provenance>,
     pub(super) runtime: Runtime,
 }
 
@@ -47,7 +48,7 @@ impl LoadedHook {
             on_failure: spec.on_failure,
             background: spec.background,
             mode: spec.mode,
-            provenance: provenance(spec, &runtime),
+            provenance: Arc::new(provenance(spec, &runtime)),
             runtime,
         }
     }

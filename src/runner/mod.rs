@@ -110,7 +110,7 @@ struct Inner {
     any_hooks: AtomicBool,
     /// Set when the configuration could not be loaded: every PreToolUse call is blocked.
     load_error: Option<ConfigError>,
-    cwd: String,
+    cwd: Arc<str>,
     forward_stderr: bool,
     env: Vec<(String, String)>,
     convergence: Arc<ConvergenceStore>,
@@ -188,7 +188,7 @@ impl HookRunner {
                 any_hooks: AtomicBool::new(!loaded.is_empty()),
                 hooks: RwLock::new(loaded.into()),
                 load_error,
-                cwd: options.cwd.to_string_lossy().into_owned(),
+                cwd: options.cwd.to_string_lossy().into(),
                 forward_stderr: options.forward_stderr,
                 env: options.env.clone(),
                 convergence: Arc::new(ConvergenceStore::new(state_dir)),
@@ -214,10 +214,10 @@ impl HookRunner {
             on_failure: hook.on_failure,
             background: hook.background,
             mode: hook.mode,
-            provenance: crate::decision::Provenance {
+            provenance: Arc::new(crate::decision::Provenance {
                 source: "native".to_string(),
                 ..Default::default()
-            },
+            }),
             runtime: Runtime::Native(hook),
         };
         let mut next: Vec<Arc<LoadedHook>> = hooks.iter().cloned().collect();
@@ -326,6 +326,7 @@ impl HookRunner {
             }
             return outcome;
         }
+        let started = std::time::Instant::now();
         let hooks = self.snapshot();
         // Boxed: the hook calls' futures (wasmtime's instantiation among them) are kilobytes,
         // and every caller's future would carry them inline, to be copied whenever it moves,
@@ -370,7 +371,7 @@ impl HookRunner {
         if let Some(log) = &inner.log
             && (!outcome.reports.is_empty() || outcome.block().is_some())
         {
-            self.record(log, &hooks, event, &mut outcome).await;
+            self.record(log, &hooks, event, &mut outcome, started).await;
         }
         outcome
     }
@@ -383,29 +384,30 @@ impl HookRunner {
         hooks: &[Arc<LoadedHook>],
         event: &Event<'_>,
         outcome: &mut Outcome,
+        started: std::time::Instant,
     ) {
         let inner = &self.inner;
         let agent = event
             .env()
             .chain(inner.env.iter().map(|(k, v)| (k.as_str(), v.as_str())))
             .find(|(name, _)| *name == "HOOKHOST_AGENT")
-            .map(|(_, value)| value.to_string());
-        let provenance = |index: usize| {
-            hooks
-                .iter()
-                .find(|hook| hook.index == index)
-                .map(|hook| hook.provenance.clone())
+            .map(|(_, value)| value);
+        // In a block: the context borrows what must not live across the await below.
+        let draft = {
+            let provenance = |index: usize| {
+                hooks
+                    .iter()
+                    .find(|hook| hook.index == index)
+                    .map(|hook| hook.provenance.clone())
+            };
+            let context = crate::decision::Context {
+                agent,
+                cwd: &inner.cwd,
+                hooks: &provenance,
+                us: started.elapsed().as_micros() as u64,
+            };
+            crate::decision::Draft::new(event, outcome, &context, &log.masks)
         };
-        let record = crate::decision::record(
-            &crate::decision::new_id(),
-            event,
-            outcome,
-            agent.as_deref(),
-            &inner.cwd,
-            &provenance,
-            &log.spec,
-        );
-        let line = serde_json::to_vec(&record).unwrap_or_default();
         if let Some((count, why)) = log.take_failures() {
             outcome.warnings.push(format!(
                 "{count} decision record(s) could not be written to {}: {why}",
@@ -414,9 +416,9 @@ impl HookRunner {
         }
         let written = if log.spec.required {
             let writer = log.clone();
-            blocking(move || writer.append(line)).await
+            blocking(move || writer.write(draft)).await
         } else {
-            log.append(line)
+            log.append(draft)
         };
         if let Err(error) = written {
             let problem = format!(

@@ -350,3 +350,133 @@ fn hookhost_log_reads_filters_and_summarises() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("does not exist yet"));
 }
+
+#[test]
+fn agent_hook_processes_at_once_and_killed_mid_write_leave_only_whole_records() {
+    let project = Project::new();
+    project.config(&format!(
+        "[log]\npath = \"decisions.jsonl\"\nmax_bytes = 1073741824\n\n{}",
+        hook(
+            "PreToolUse",
+            "cat > /dev/null; echo '{\"action\":\"allow\"}'",
+            "name = \"ok\""
+        )
+    ));
+    let log = project.path(".forgeflare/decisions.jsonl");
+    let event = |n: usize, size: usize| {
+        json!({
+            "session_id": format!("s{n}"),
+            "cwd": project.root(),
+            "hook_event_name": "PreToolUse",
+            "tool_name": "Bash",
+            "tool_input": {"command": format!("echo {n} {}", "x".repeat(size))},
+        })
+        .to_string()
+    };
+    let spawn = |n: usize, size: usize| {
+        use std::io::Write as _;
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_hookhost"))
+            .args(["agent-hook", "--format", "claude"])
+            .current_dir(project.root())
+            .env("HOOKHOST_CONFIG_DIR", project.path(".no-user-config"))
+            .env("HOOKHOST_DATA_DIR", project.path(".no-user-data"))
+            .envs(crate::support::test_cache_env())
+            .env_remove("CLAUDE_PROJECT_DIR")
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        let event = event(n, size);
+        std::thread::spawn(move || {
+            let _ = stdin.write_all(event.as_bytes());
+        });
+        child
+    };
+    let mut finished = Vec::new();
+    // Sixteen agents at once, with records of 64 KiB.
+    let children: Vec<_> = (0..16).map(|n| (n, spawn(n, 64 << 10))).collect();
+    for (n, mut child) in children {
+        assert!(child.wait().unwrap().success(), "agent {n}");
+        finished.push(n);
+    }
+    // Eight agents with records of 8 MiB (half what agent-hook reads), each killed as soon as its record starts to reach
+    // the file (its size grew and its last byte is not a newline yet), when that is seen.
+    let mut kills = 0;
+    for n in 16..24 {
+        let before = std::fs::metadata(&log).unwrap().len();
+        let mut child = spawn(n, 8 << 20);
+        let started = std::time::Instant::now();
+        loop {
+            if let Some(status) = child.try_wait().unwrap() {
+                assert!(status.success(), "agent {n}");
+                finished.push(n);
+                break;
+            }
+            let len = std::fs::metadata(&log).unwrap().len();
+            if len > before && last_byte(&log, len) != b'\n' {
+                let _ = child.kill();
+                let _ = child.wait();
+                kills += 1;
+                break;
+            }
+            assert!(started.elapsed().as_secs() < 60, "agent {n} still running");
+        }
+    }
+    // Then four more, after every kill.
+    for n in 24..28 {
+        assert!(spawn(n, 1 << 10).wait().unwrap().success(), "agent {n}");
+        finished.push(n);
+    }
+
+    let text = std::fs::read_to_string(&log).unwrap();
+    let mut whole = Vec::new();
+    let mut cut = 0;
+    for line in text.lines() {
+        match serde_json::from_str::<Value>(line) {
+            Ok(record) => {
+                assert_eq!(record["hooks"][0]["name"], "ok", "a record of its own");
+                let session = record["session"].as_str().unwrap();
+                whole.push(session[1..].parse::<usize>().unwrap());
+            }
+            Err(_) => cut += 1,
+        }
+    }
+    // A killed agent's record is cut (or whole, when the kill came too late); every other
+    // agent's is whole, and so is every record written after the kills.
+    assert!(cut <= kills, "{cut} cut lines for {kills} kills");
+    for n in &finished {
+        assert!(whole.contains(n), "agent {n}'s record: {whole:?}");
+    }
+    let last: Vec<usize> = whole.iter().rev().take(4).copied().collect();
+    assert!(last.iter().all(|n| (24..28).contains(n)), "{last:?}");
+    // `hookhost log` reads the file and says what it skipped.
+    let out = crate::cli::hookhost(&project, &["log", "--json"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout).lines().count(),
+        whole.len()
+    );
+    if cut > 0 {
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains(&format!(
+                "skipped {cut} line(s) that are not decision records"
+            )),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
+
+/// The last byte of the file at `path`, `len` bytes long.
+fn last_byte(path: &std::path::Path, len: u64) -> u8 {
+    use std::io::{Read as _, Seek as _};
+    let mut file = std::fs::File::open(path).unwrap();
+    let mut byte = [0u8];
+    file.seek(std::io::SeekFrom::Start(len - 1)).unwrap();
+    match file.read_exact(&mut byte) {
+        Ok(()) => byte[0],
+        Err(_) => b'\n',
+    }
+}
