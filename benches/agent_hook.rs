@@ -10,7 +10,10 @@
 //!   Code spawns the hooks of an event, all awaited;
 //! - `jq, sequential`: the same, one after the other, as Copilot CLI runs them;
 //! - `hookhost, unconfigured` and `true`: the floors (hookhost's process start with nothing to
-//!   load, and a process spawn).
+//!   load, and a process spawn);
+//! - what the decision log and OpenTelemetry export add to a `hookhost` call (issue 26: at
+//!   most 1 ms, median): the same project with `[log]`, calls alternated with the plain one so
+//!   that both see the same machine.
 //!
 //! The budget (issue 11): at most 10 ms per hookhost call, and at least 5x less than the jq
 //! scripts (compared with the parallel run, the cheaper of the two).
@@ -127,6 +130,7 @@ fn main() {
         ms(spawn.0),
         ms(spawn.1)
     );
+    let extras = extras(&setup, &bash, runs);
     println!("\n| budget | measured | |\n|---|---|---|");
     for (name, hookhost, jq) in verdicts {
         let ratio = jq.as_secs_f64() / hookhost.as_secs_f64();
@@ -141,6 +145,83 @@ fn main() {
             if ratio >= 5.0 { "met" } else { "**missed**" }
         );
     }
+    for (case, extra) in extras {
+        println!(
+            "| {case}: at most 1 ms more | {} | {} |",
+            ms(extra),
+            if extra <= Duration::from_millis(1) {
+                "met"
+            } else {
+                "**missed**"
+            }
+        );
+    }
+}
+
+/// The Bash call with `[log]` on (and with OTLP export), alternated call by call with the
+/// plain project; prints the medians and returns each case's median extra time.
+fn extras(setup: &Setup, bash: &str, runs: usize) -> Vec<(&'static str, Duration)> {
+    let hooks = std::fs::read_to_string(setup.project.join(".forgeflare/hooks.toml"))
+        .expect("hooks.toml");
+    let cases: Vec<(&'static str, String)> = vec![(
+        "with the decision log",
+        "[log]\npath = \"decisions.jsonl\"\n".to_string(),
+    )];
+    let projects: Vec<PathBuf> = cases
+        .iter()
+        .enumerate()
+        .map(|(n, (_, table))| {
+            let project = setup.project.with_file_name(format!("project-{n}"));
+            std::fs::create_dir_all(project.join(".forgeflare")).expect("project directory");
+            std::fs::write(
+                project.join(".forgeflare/hooks.toml"),
+                format!("{table}\n{hooks}"),
+            )
+            .expect("hooks.toml");
+            project
+        })
+        .collect();
+    let stdins: Vec<String> = projects
+        .iter()
+        .map(|project| {
+            bash.replace(
+                &*setup.project.to_string_lossy(),
+                &project.to_string_lossy(),
+            )
+        })
+        .collect();
+    let mut plain = Vec::new();
+    let mut times: Vec<Vec<Duration>> = vec![Vec::new(); cases.len()];
+    for _ in 0..runs {
+        let started = Instant::now();
+        setup.hookhost(bash);
+        plain.push(started.elapsed());
+        for (stdin, times) in stdins.iter().zip(times.iter_mut()) {
+            let started = Instant::now();
+            setup.hookhost(stdin);
+            times.push(started.elapsed());
+        }
+    }
+    let plain = median(plain);
+    println!(
+        "\n| Bash `cargo test`, alternated | median | extra |\n|---|---|---|\n| hookhost agent-hook | {} | - |",
+        ms(plain)
+    );
+    cases
+        .iter()
+        .zip(times)
+        .map(|((case, _), times)| {
+            let median = median(times);
+            let extra = median.saturating_sub(plain);
+            println!("| ... {case} | {} | {} |", ms(median), ms(extra));
+            (*case, extra)
+        })
+        .collect()
+}
+
+fn median(mut times: Vec<Duration>) -> Duration {
+    times.sort();
+    times[times.len() / 2]
 }
 
 /// The project, its hooks.toml, the jq scripts and the environment of both sides.

@@ -78,9 +78,16 @@ async fn answer(format: AgentFormat, event_arg: Option<&str>) -> AgentReply {
     options.wasm_instances = u32::try_from(options.background_limit)
         .unwrap_or(u32::MAX)
         .saturating_add(1);
-    let runner = match HookRunner::load_layers(&layers, options) {
+    let runner = match HookRunner::load_layers(&layers, options.clone()) {
         Ok(runner) => runner,
-        Err(error) => return agent::config_failure_reply(format, Some(&event.name), &error),
+        Err(error) => {
+            // The reply says what is broken; the decision log (when a file that loads
+            // configures one) records the block.
+            let reply = agent::config_failure_reply(format, Some(&event.name), &error);
+            let failed = HookRunner::fail_closed_in(&layers, error, options);
+            failed.fire(&event.event()).await;
+            return reply;
+        }
     };
     let mut outcome = runner.fire(&event.event()).await;
     let flushed = runner.flush(DRAIN).await;

@@ -86,6 +86,20 @@ impl Layers {
         }
         Ok(pick_log(&configs))
     }
+
+    /// [`Layers::decision_log`] of the files that load, skipping those that do not: where a
+    /// fail-closed runner records its blocks.
+    pub(crate) fn decision_log_of_what_loads(&self) -> Option<DecisionLog> {
+        let configs: Vec<(Layer, Config)> = [
+            (Layer::User, &self.user),
+            (Layer::Project, &self.project),
+            (Layer::Local, &self.local),
+        ]
+        .into_iter()
+        .filter_map(|(layer, path)| Some((layer, Config::load_optional(path.as_ref()?).ok()??)))
+        .collect();
+        pick_log(&configs)
+    }
 }
 
 /// The user's `[log]` holds for every layer: a project may not turn it off or redirect it.

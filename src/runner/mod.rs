@@ -163,6 +163,19 @@ impl HookRunner {
         )
     }
 
+    /// [`HookRunner::fail_closed`] for `layers` that did not load: each block is recorded in
+    /// the decision log the layers configure, when one of their files that does load says
+    /// where (the user's `[log]`, typically, beside a broken project file).
+    pub fn fail_closed_in(
+        layers: &crate::Layers,
+        error: ConfigError,
+        options: RunnerOptions,
+    ) -> HookRunner {
+        let mut runner = HookRunner::fail_closed(error, options);
+        runner.set_log(layers.decision_log_of_what_loads());
+        runner
+    }
+
     fn build(
         config_path: PathBuf,
         hooks: Vec<(HookSpec, Runtime)>,
@@ -323,6 +336,13 @@ impl HookRunner {
                     reason: error.one_line(),
                 };
                 outcome.decision = Decision::Block(Block::failed(&hook, failure));
+            }
+            // A team's audit includes what a broken configuration blocked.
+            if let Some(log) = &inner.log
+                && outcome.block().is_some()
+            {
+                self.record(log, &[], event, &mut outcome, std::time::Instant::now())
+                    .await;
             }
             return outcome;
         }

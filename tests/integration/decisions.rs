@@ -480,3 +480,80 @@ fn last_byte(path: &std::path::Path, len: u64) -> u8 {
         Err(_) => b'\n',
     }
 }
+
+#[test]
+fn the_users_log_holds_for_every_project_and_records_what_a_broken_one_blocks() {
+    let project = Project::new();
+    let user = project.path(".user-config");
+    std::fs::create_dir_all(&user).unwrap();
+    std::fs::write(
+        user.join("hooks.toml"),
+        "[log]\npath = \"team/decisions.jsonl\"\n",
+    )
+    .unwrap();
+    // The project's own [log] does not redirect the user's.
+    project.config(&format!(
+        "[log]\npath = \"mine.jsonl\"\n\n{}",
+        hook("PreToolUse", BLOCKS_RM, "name = \"no-rm\"")
+    ));
+    let agent_hook = |command: &str| {
+        use std::io::Write as _;
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_hookhost"))
+            .args(["agent-hook", "--format", "claude"])
+            .current_dir(project.root())
+            .env("HOOKHOST_CONFIG_DIR", &user)
+            .env("HOOKHOST_DATA_DIR", project.path(".no-user-data"))
+            .envs(crate::support::test_cache_env())
+            .env_remove("CLAUDE_PROJECT_DIR")
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let event = json!({
+            "session_id": "s-9",
+            "cwd": project.root(),
+            "hook_event_name": "PreToolUse",
+            "tool_name": "Bash",
+            "tool_input": {"command": command},
+        });
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(event.to_string().as_bytes())
+            .unwrap();
+        let out = child.wait_with_output().unwrap();
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    assert!(agent_hook("rm -rf /").contains("\"deny\""));
+    let log = user.join("team/decisions.jsonl");
+    let records = records(&log);
+    assert_eq!(records.len(), 1);
+    assert_eq!(records[0]["decided_by"], "no-rm");
+    assert_eq!(records[0]["hooks"][0]["layer"], "project");
+    assert!(!project.path(".forgeflare/mine.jsonl").exists());
+
+    // A broken project file: every tool call is denied, and the user's log says so.
+    project.config("[[hooks]]\nevent = \"PreToolUse\"\ncommnd = \"true\"\n");
+    let reply = agent_hook("ls");
+    assert!(reply.contains("\"deny\""), "{reply}");
+    let records = self::records(&log);
+    assert_eq!(records.len(), 2, "{records:?}");
+    let blocked = &records[1];
+    assert_eq!(blocked["decision"], "block");
+    assert_eq!(blocked["session"], "s-9");
+    assert_eq!(blocked["input"]["command"], "ls");
+    assert!(
+        blocked["decided_by"]
+            .as_str()
+            .unwrap()
+            .ends_with(".forgeflare/hooks.toml"),
+        "{blocked}"
+    );
+    assert!(
+        blocked["reason"].as_str().unwrap().contains("could not be loaded"),
+        "{blocked}"
+    );
+    assert_eq!(blocked["hooks"], json!([]));
+}
