@@ -161,8 +161,8 @@ fn main() {
 /// The Bash call with `[log]` on (and with OTLP export), alternated call by call with the
 /// plain project; prints the medians and returns each case's median extra time.
 fn extras(setup: &Setup, bash: &str, runs: usize) -> Vec<(&'static str, Duration)> {
-    let hooks = std::fs::read_to_string(setup.project.join(".forgeflare/hooks.toml"))
-        .expect("hooks.toml");
+    let hooks =
+        std::fs::read_to_string(setup.project.join(".forgeflare/hooks.toml")).expect("hooks.toml");
     let cases: Vec<(&'static str, String)> = vec![(
         "with the decision log",
         "[log]\npath = \"decisions.jsonl\"\n".to_string(),

@@ -30,6 +30,22 @@ pub struct LogSpec {
     pub location: Location,
 }
 
+impl LogSpec {
+    /// `[log]` with every key at its default, and no path: what records keep when only the
+    /// telemetry export is configured.
+    pub fn defaults() -> LogSpec {
+        LogSpec {
+            path: PathBuf::new(),
+            max_bytes: DEFAULT_MAX_BYTES,
+            keep: DEFAULT_KEEP,
+            required: false,
+            drop: DEFAULT_DROP.iter().map(|p| p.to_string()).collect(),
+            hash: Vec::new(),
+            location: Location::default(),
+        }
+    }
+}
+
 /// What a record leaves out unless `drop` says otherwise: file contents (what Write, Edit,
 /// MultiEdit and NotebookEdit carry) and what a tool returned; commands and paths stay.
 pub const DEFAULT_DROP: &[&str] = &[
@@ -63,13 +79,8 @@ pub(super) fn parse_log(value: &Spanned<DeValue<'_>>, sink: &mut Problems<'_>) -
     };
     let errors = sink.len();
     let mut spec = LogSpec {
-        path: PathBuf::new(),
-        max_bytes: DEFAULT_MAX_BYTES,
-        keep: DEFAULT_KEEP,
-        required: false,
-        drop: DEFAULT_DROP.iter().map(|p| p.to_string()).collect(),
-        hash: Vec::new(),
         location,
+        ..LogSpec::defaults()
     };
     let mut has_path = false;
     for (key, value) in table.iter() {

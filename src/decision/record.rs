@@ -145,7 +145,7 @@ impl Draft {
     }
 
     /// The record: `id` is its decision id; `masks` are `[log]`'s.
-    pub(crate) fn into_record(self, id: &str, masks: &Masks) -> Value {
+    pub(crate) fn to_record(&self, id: &str, masks: &Masks) -> Value {
         self.with_shape(id, masks, |shape| {
             serde_json::to_value(shape).unwrap_or_default()
         })
@@ -357,7 +357,7 @@ pub fn record(
         us,
     };
     let masks = Masks::new(spec);
-    Draft::new(event, outcome, &context, &masks).into_record(id, &masks)
+    Draft::new(event, outcome, &context, &masks).to_record(id, &masks)
 }
 
 /// `[log]`'s masks, read once: the fields of the tool input and of the payload that `drop`

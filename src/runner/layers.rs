@@ -23,7 +23,7 @@ use crate::approvals::Approvals;
 use crate::config::{
     Config, ConfigError, ConfigProblem, HookSource, HookSpec, Layer, ProjectPolicy, ProjectsSpec,
 };
-use crate::decision::DecisionLog;
+use crate::decision::{DecisionLog, Recorder};
 
 /// The configuration files of one agent session, by layer.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -87,9 +87,9 @@ impl Layers {
         Ok(pick_log(&configs))
     }
 
-    /// [`Layers::decision_log`] of the files that load, skipping those that do not: where a
-    /// fail-closed runner records its blocks.
-    pub(crate) fn decision_log_of_what_loads(&self) -> Option<DecisionLog> {
+    /// The recorder of the files that load, skipping those that do not: where a fail-closed
+    /// runner records its blocks.
+    pub(crate) fn recorder_of_what_loads(&self) -> Option<Recorder> {
         let configs: Vec<(Layer, Config)> = [
             (Layer::User, &self.user),
             (Layer::Project, &self.project),
@@ -98,8 +98,13 @@ impl Layers {
         .into_iter()
         .filter_map(|(layer, path)| Some((layer, Config::load_optional(path.as_ref()?).ok()??)))
         .collect();
-        pick_log(&configs)
+        recorder(&configs)
     }
+}
+
+/// Where the outcomes of runners over `configs` are recorded: the log [`pick_log`] picks.
+fn recorder(configs: &[(Layer, Config)]) -> Option<Recorder> {
+    Recorder::new(pick_log(configs), None)
 }
 
 /// The user's `[log]` holds for every layer: a project may not turn it off or redirect it.
@@ -267,7 +272,7 @@ pub(super) fn build_layers(
         .iter()
         .find(|(layer, _)| *layer == Layer::User)
         .map(|(_, config)| config.trust.clone());
-    let log = pick_log(&configs);
+    let log = recorder(&configs);
     let all: Vec<Config> = configs.iter().map(|(_, config)| config.clone()).collect();
     let mut wasm = WasmRuntime::new(&all, &options);
     let mut hooks = Vec::new();

@@ -17,6 +17,7 @@ mod dispatch;
 mod hook;
 mod layers;
 mod prepare;
+mod record;
 
 use std::borrow::Cow;
 use std::path::{Path, PathBuf};
@@ -116,8 +117,8 @@ struct Inner {
     convergence: Arc<ConvergenceStore>,
     background: background::Background,
     drain_timeout: Duration,
-    /// `[log]`: where each outcome is recorded.
-    log: Option<Arc<crate::decision::DecisionLog>>,
+    /// `[log]` and `[telemetry]`: where each outcome is recorded.
+    log: Option<Arc<crate::decision::Recorder>>,
 }
 
 impl HookRunner {
@@ -172,7 +173,7 @@ impl HookRunner {
         options: RunnerOptions,
     ) -> HookRunner {
         let mut runner = HookRunner::fail_closed(error, options);
-        runner.set_log(layers.decision_log_of_what_loads());
+        runner.set_log(layers.recorder_of_what_loads());
         runner
     }
 
@@ -396,67 +397,8 @@ impl HookRunner {
         outcome
     }
 
-    /// Appends the record of `outcome` to the decision log. A log that cannot be written is a
-    /// warning; with `required = true`, it also blocks a gate event (fail closed).
-    async fn record(
-        &self,
-        log: &Arc<crate::decision::DecisionLog>,
-        hooks: &[Arc<LoadedHook>],
-        event: &Event<'_>,
-        outcome: &mut Outcome,
-        started: std::time::Instant,
-    ) {
-        let inner = &self.inner;
-        let agent = event
-            .env()
-            .chain(inner.env.iter().map(|(k, v)| (k.as_str(), v.as_str())))
-            .find(|(name, _)| *name == "HOOKHOST_AGENT")
-            .map(|(_, value)| value);
-        // In a block: the context borrows what must not live across the await below.
-        let draft = {
-            let provenance = |index: usize| {
-                hooks
-                    .iter()
-                    .find(|hook| hook.index == index)
-                    .map(|hook| hook.provenance.clone())
-            };
-            let context = crate::decision::Context {
-                agent,
-                cwd: &inner.cwd,
-                hooks: &provenance,
-                us: started.elapsed().as_micros() as u64,
-            };
-            crate::decision::Draft::new(event, outcome, &context, &log.masks)
-        };
-        if let Some((count, why)) = log.take_failures() {
-            outcome.warnings.push(format!(
-                "{count} decision record(s) could not be written to {}: {why}",
-                log.file.path().display()
-            ));
-        }
-        let written = if log.spec.required {
-            let writer = log.clone();
-            blocking(move || writer.write(draft)).await
-        } else {
-            log.append(draft)
-        };
-        if let Err(error) = written {
-            let problem = format!(
-                "the decision log {} could not be written: {error}",
-                log.file.path().display()
-            );
-            if log.spec.required && event.spec().gate && outcome.block().is_none() {
-                outcome.decision = Decision::Block(Block::decided(
-                    "hookhost's decision log",
-                    format!("{problem}; [log] required = true blocks until it can be"),
-                ));
-            }
-            outcome.warnings.push(problem);
-        }
-    }
-
-    /// Sets the decision log (from the layers' `[log]`).
-    fn set_log(&mut self, log: Option<crate::decision::DecisionLog>) {
+    /// Sets the recorder (from the layers' `[log]` and `[telemetry]`).
+    fn set_log(&mut self, log: Option<crate::decision::Recorder>) {
         if let Some(inner) = Arc::get_mut(&mut self.inner) {
             inner.log = log.map(Arc::new);
         }

@@ -552,7 +552,10 @@ fn the_users_log_holds_for_every_project_and_records_what_a_broken_one_blocks() 
         "{blocked}"
     );
     assert!(
-        blocked["reason"].as_str().unwrap().contains("could not be loaded"),
+        blocked["reason"]
+            .as_str()
+            .unwrap()
+            .contains("could not be loaded"),
         "{blocked}"
     );
     assert_eq!(blocked["hooks"], json!([]));
