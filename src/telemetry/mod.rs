@@ -253,3 +253,13 @@ impl Telemetry {
         }
     }
 }
+
+/// A telemetry dropped without [`Telemetry::shutdown`] flushes within its exit bound: the
+/// SDK's providers would otherwise wait up to 5 s each on a dead collector when they drop.
+impl Drop for Telemetry {
+    fn drop(&mut self) {
+        if !self.shut.load(Ordering::Relaxed) {
+            self.shutdown(self.exit_timeout);
+        }
+    }
+}
