@@ -27,6 +27,7 @@ mod settings;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::RecvTimeoutError;
 use std::time::{Duration, Instant};
 
 use opentelemetry::logs::LoggerProvider as _;
@@ -214,7 +215,9 @@ impl Telemetry {
     ///
     /// The three providers shut down at once, on threads of their own; at the bound the
     /// shutdown gives up, stops the runtime thread (cancelling requests in flight) and counts
-    /// what had not arrived as lost. Later calls return the same counts at once.
+    /// what had not arrived as lost. It gives up at once when an OTLP/HTTP collector refused
+    /// the connection and never answered (nothing listens: retries would find the port closed
+    /// until the bound). Later calls return the same counts at once.
     pub fn shutdown(&self, timeout: Duration) -> Shutdown {
         let started = Instant::now();
         let mut timed_out = false;
@@ -233,10 +236,19 @@ impl Telemetry {
                     });
                     let _ = done.send(());
                 });
-            timed_out = match spawned {
-                Ok(_) => finished.recv_timeout(timeout).is_err(),
-                Err(_) => true,
-            };
+            timed_out = spawned.is_err();
+            let deadline = started + timeout;
+            while spawned.is_ok() {
+                let left = deadline.saturating_duration_since(Instant::now());
+                match finished.recv_timeout(left.min(Duration::from_millis(2))) {
+                    Err(RecvTimeoutError::Timeout) if left.is_zero() => timed_out = true,
+                    // Nothing listens where the collector should be: what is left would only
+                    // be retried against a closed port until the bound.
+                    Err(RecvTimeoutError::Timeout) if !self.tally.collector_down() => continue,
+                    _ => {}
+                }
+                break;
+            }
             self.runtime.stop();
         }
         let tally = &self.tally;

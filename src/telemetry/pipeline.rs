@@ -33,6 +33,18 @@ pub(super) struct Tally {
     pub(super) measured: AtomicBool,
     /// Whether the last metrics export reached the collector.
     pub(super) metrics_sent: AtomicBool,
+    /// Whether an OTLP/HTTP request found nothing listening (connection refused) ...
+    pub(super) unreachable: AtomicBool,
+    /// ... and whether one ever got an answer.
+    pub(super) answered: AtomicBool,
+}
+
+impl Tally {
+    /// A collector that refused a connection and never answered: a shutdown need not wait
+    /// for retries that will find the port closed too.
+    pub(super) fn collector_down(&self) -> bool {
+        self.unreachable.load(Ordering::Relaxed) && !self.answered.load(Ordering::Relaxed)
+    }
 }
 
 /// The thread every request runs on: a current-thread tokio runtime, started once per process
@@ -87,6 +99,7 @@ impl Drop for RuntimeThread {
 struct SpawnedClient {
     client: reqwest::Client,
     runtime: tokio::runtime::Handle,
+    tally: Arc<Tally>,
 }
 
 /// A collector's answer is a few bytes; more is a misbehaving endpoint.
@@ -96,8 +109,18 @@ const MAX_RESPONSE_BYTES: usize = 1 << 20;
 impl HttpClient for SpawnedClient {
     async fn send_bytes(&self, request: Request<Bytes>) -> Result<Response<Bytes>, HttpError> {
         let client = self.client.clone();
+        let tally = self.tally.clone();
         let task = self.runtime.spawn(async move {
-            let mut response = client.execute(request.try_into()?).await?;
+            let mut response = match client.execute(request.try_into()?).await {
+                Ok(response) => response,
+                Err(error) => {
+                    if error.is_connect() {
+                        tally.unreachable.store(true, Ordering::Relaxed);
+                    }
+                    return Err(error.into());
+                }
+            };
+            tally.answered.store(true, Ordering::Relaxed);
             let status = response.status();
             let headers = std::mem::take(response.headers_mut());
             let mut body = Vec::new();
@@ -138,7 +161,7 @@ pub(super) fn build(
         ])
         .build();
     let http = match settings.protocol {
-        OtlpProtocol::HttpProtobuf => Some(http_client(&runtime.handle, settings)?),
+        OtlpProtocol::HttpProtobuf => Some(http_client(&runtime.handle, settings, tally)?),
         OtlpProtocol::Grpc => None,
     };
     let spans = match &http {
@@ -235,6 +258,7 @@ pub(super) fn build(
 fn http_client(
     runtime: &tokio::runtime::Handle,
     settings: &Settings,
+    tally: &Arc<Tally>,
 ) -> Result<Arc<dyn HttpClient>, TelemetryError> {
     // reqwest is built without a default crypto provider (Cargo.toml); ring, as for the
     // registry client. An error means another provider is installed already: it is used.
@@ -262,6 +286,7 @@ fn http_client(
     Ok(Arc::new(SpawnedClient {
         client,
         runtime: runtime.clone(),
+        tally: tally.clone(),
     }))
 }
 
