@@ -95,6 +95,8 @@ pub mod convergence;
 pub mod counters;
 pub mod decision;
 mod runner;
+#[cfg(feature = "telemetry")]
+pub mod telemetry;
 
 // Adapters at the edge.
 pub mod agent;

@@ -26,6 +26,7 @@ mod log;
 mod parse;
 mod projects;
 mod source;
+mod telemetry;
 mod trust;
 mod when;
 
@@ -36,6 +37,9 @@ pub use error::{ConfigError, ConfigProblem};
 pub use location::Location;
 pub use log::{DEFAULT_DROP, LogSpec};
 pub use projects::{Ceiling, ProjectPolicy, ProjectsSpec};
+pub use telemetry::{
+    AttributeValue, MAX_TELEMETRY_TIMEOUT_MS, OtlpProtocol, TelemetrySpec, check_endpoint,
+};
 
 use crate::event::{EventSpec, Phase};
 use crate::matcher::{EventPattern, ToolMatcher};
@@ -68,6 +72,8 @@ pub struct Config {
     pub disable_at: Location,
     /// `[log]`: where decision records go.
     pub log: Option<LogSpec>,
+    /// `[telemetry]`: where decision records are exported over OTLP.
+    pub telemetry: Option<TelemetrySpec>,
 }
 
 /// The `[trust]` table.
@@ -167,6 +173,7 @@ impl Config {
                 disable: parsed.disable,
                 disable_at: parsed.disable_at,
                 log: parsed.log,
+                telemetry: parsed.telemetry,
             }),
             Err(problems) => Err(ConfigError::Invalid { path, problems }),
         }
@@ -183,6 +190,7 @@ impl Config {
             disable: Vec::new(),
             disable_at: Location::default(),
             log: None,
+            telemetry: None,
         }
     }
 
@@ -335,3 +343,5 @@ pub use crate::source::{
 mod tests;
 #[cfg(test)]
 mod tests_events;
+#[cfg(test)]
+mod tests_telemetry;

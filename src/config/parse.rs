@@ -16,12 +16,13 @@ use super::fields::{HookTable, Problems, close_to};
 use super::log::parse_log;
 use super::projects::{ProjectsSpec, parse_disable, parse_projects};
 use super::source::parse_source;
+use super::telemetry::parse_telemetry;
 use super::trust::parse_trust;
 use super::when::{
     mode_named, parse_events, parse_matcher, parse_mode, parse_on_failure, parse_phase,
     parse_timeout,
 };
-use super::{ConfigProblem, HookSpec, Layer, Location, LogSpec, Mode, TrustSpec};
+use super::{ConfigProblem, HookSpec, Layer, Location, LogSpec, Mode, TelemetrySpec, TrustSpec};
 
 const HOOK_KEYS: &[&str] = &[
     "event",
@@ -57,6 +58,7 @@ pub(super) struct Parsed {
     pub(super) disable_at: Location,
     pub(super) warnings: Vec<ConfigProblem>,
     pub(super) log: Option<LogSpec>,
+    pub(super) telemetry: Option<TelemetrySpec>,
 }
 
 pub(super) fn parse_file(text: &str) -> Result<Parsed, Vec<ConfigProblem>> {
@@ -105,11 +107,16 @@ pub(super) fn parse_file(text: &str) -> Result<Parsed, Vec<ConfigProblem>> {
     let mut disable = Vec::new();
     let mut disable_at = Location::default();
     let mut log = None;
+    let mut telemetry = None;
     for (key, value) in doc.get_ref().iter() {
         match key.get_ref().as_ref() {
             "trust" => trust = parse_trust(value, &mut sink),
             "mode" => {}
             "log" => log = parse_log(value, &mut sink),
+            "telemetry" => {
+                telemetry = parse_telemetry(value, &mut sink);
+                without_telemetry_feature(&key.span(), &mut sink);
+            }
             "projects" => projects = parse_projects(value, &mut sink),
             "disable" => {
                 disable_at = sink.lines.locate(key.span().start);
@@ -146,9 +153,26 @@ pub(super) fn parse_file(text: &str) -> Result<Parsed, Vec<ConfigProblem>> {
             disable_at,
             warnings: sink.finish_warnings(),
             log,
+            telemetry,
         })
     } else {
         Err(sink.finish())
+    }
+}
+
+/// Without the `telemetry` feature a `[telemetry]` table is a configuration error: records the
+/// user asked to see elsewhere must not silently stay home.
+fn without_telemetry_feature(span: &Range<usize>, sink: &mut Problems<'_>) {
+    if !cfg!(feature = "telemetry") {
+        sink.push(
+            span,
+            None,
+            "`[telemetry]` (decision records exported over OTLP) needs hookhost's `telemetry` \
+             cargo feature, which this build of hookhost leaves out: turn it on where the agent \
+             depends on hookhost (`features = [\"telemetry\"]`), or remove the `[telemetry]` \
+             table"
+                .to_string(),
+        );
     }
 }
 
@@ -185,7 +209,7 @@ fn unknown_top_level(
             span,
             None,
             format!(
-                "unknown top-level key `{}` is ignored (hooks.toml holds `[[hooks]]` tables, `[trust]`, `mode`, `[log]`, and `[projects]` in the user's own file)",
+                "unknown top-level key `{}` is ignored (hooks.toml holds `[[hooks]]` tables, `[trust]`, `mode`, `[log]`, `[telemetry]`, and `[projects]` in the user's own file)",
                 crate::text::name(key)
             ),
         );

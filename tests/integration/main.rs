@@ -40,6 +40,8 @@ mod no_wasi;
 mod oci;
 mod robustness;
 mod support;
+#[cfg(feature = "telemetry")]
+mod telemetry;
 #[cfg(feature = "cli")]
 mod walkthrough;
 #[cfg(feature = "wasm")]
