@@ -33,17 +33,17 @@ pub(super) struct Tally {
     pub(super) measured: AtomicBool,
     /// Whether the last metrics export reached the collector.
     pub(super) metrics_sent: AtomicBool,
-    /// Whether an OTLP/HTTP request found nothing listening (connection refused) ...
+    /// Whether a connection to the collector was refused (nothing listens) ...
     pub(super) unreachable: AtomicBool,
-    /// ... and whether one ever got an answer.
-    pub(super) answered: AtomicBool,
+    /// ... and whether one was ever made (gRPC) or answered (HTTP).
+    pub(super) reached: AtomicBool,
 }
 
 impl Tally {
     /// A collector that refused a connection and never answered: a shutdown need not wait
     /// for retries that will find the port closed too.
     pub(super) fn collector_down(&self) -> bool {
-        self.unreachable.load(Ordering::Relaxed) && !self.answered.load(Ordering::Relaxed)
+        self.unreachable.load(Ordering::Relaxed) && !self.reached.load(Ordering::Relaxed)
     }
 }
 
@@ -120,7 +120,7 @@ impl HttpClient for SpawnedClient {
                     return Err(error.into());
                 }
             };
-            tally.answered.store(true, Ordering::Relaxed);
+            tally.reached.store(true, Ordering::Relaxed);
             let status = response.status();
             let headers = std::mem::take(response.headers_mut());
             let mut body = Vec::new();
@@ -172,12 +172,14 @@ pub(super) fn build(
             .with_timeout(settings.traces.timeout)
             .with_headers(headers(&settings.traces))
             .build(),
-        None => opentelemetry_otlp::SpanExporter::builder()
-            .with_tonic()
-            .with_endpoint(&settings.traces.endpoint)
-            .with_timeout(settings.traces.timeout)
-            .with_metadata(metadata(&settings.traces)?)
-            .build(),
+        None => grpc(
+            opentelemetry_otlp::SpanExporter::builder().with_tonic(),
+            &settings.traces,
+            tally,
+        )?
+        .with_timeout(settings.traces.timeout)
+        .with_metadata(metadata(&settings.traces)?)
+        .build(),
     }
     .map_err(TelemetryError::Exporter)?;
     let metrics = match &http {
@@ -189,13 +191,15 @@ pub(super) fn build(
             .with_headers(headers(&settings.metrics))
             .with_temporality(settings.temporality)
             .build(),
-        None => opentelemetry_otlp::MetricExporter::builder()
-            .with_tonic()
-            .with_endpoint(&settings.metrics.endpoint)
-            .with_timeout(settings.metrics.timeout)
-            .with_metadata(metadata(&settings.metrics)?)
-            .with_temporality(settings.temporality)
-            .build(),
+        None => grpc(
+            opentelemetry_otlp::MetricExporter::builder().with_tonic(),
+            &settings.metrics,
+            tally,
+        )?
+        .with_timeout(settings.metrics.timeout)
+        .with_metadata(metadata(&settings.metrics)?)
+        .with_temporality(settings.temporality)
+        .build(),
     }
     .map_err(TelemetryError::Exporter)?;
     let logs = match &settings.logs {
@@ -209,12 +213,14 @@ pub(super) fn build(
                     .with_timeout(route.timeout)
                     .with_headers(headers(route))
                     .build(),
-                None => opentelemetry_otlp::LogExporter::builder()
-                    .with_tonic()
-                    .with_endpoint(&route.endpoint)
-                    .with_timeout(route.timeout)
-                    .with_metadata(metadata(route)?)
-                    .build(),
+                None => grpc(
+                    opentelemetry_otlp::LogExporter::builder().with_tonic(),
+                    route,
+                    tally,
+                )?
+                .with_timeout(route.timeout)
+                .with_metadata(metadata(route)?)
+                .build(),
             }
             .map_err(TelemetryError::Exporter)?,
         ),
@@ -288,6 +294,50 @@ fn http_client(
         runtime: runtime.clone(),
         tally: tally.clone(),
     }))
+}
+
+/// A gRPC exporter's endpoint. A plain `http://` one gets a channel over a TCP connector of
+/// hookhost's, which notes a refused connection (a shutdown then stops waiting) and sets
+/// TCP_NODELAY; `https://` goes through the exporter's own channel and TLS.
+fn grpc<B: opentelemetry_otlp::WithExportConfig + opentelemetry_otlp::WithTonicConfig>(
+    builder: B,
+    route: &Route,
+    tally: &Arc<Tally>,
+) -> Result<B, TelemetryError> {
+    use tonic::transport::{Endpoint, Uri};
+    if !route.endpoint.starts_with("http://") {
+        return Ok(builder.with_endpoint(&route.endpoint));
+    }
+    let endpoint = Endpoint::from_shared(route.endpoint.clone())
+        .map_err(|error| TelemetryError::Client(Box::new(error)))?
+        .timeout(route.timeout)
+        .connect_timeout(route.timeout);
+    let tally = tally.clone();
+    let connector = tower::service_fn(move |uri: Uri| {
+        let tally = tally.clone();
+        async move {
+            let host = uri.host().unwrap_or("localhost");
+            let host = host
+                .trim_start_matches('[')
+                .trim_end_matches(']')
+                .to_string();
+            let port = uri.port_u16().unwrap_or(80);
+            match tokio::net::TcpStream::connect((host.as_str(), port)).await {
+                Ok(stream) => {
+                    let _ = stream.set_nodelay(true);
+                    tally.reached.store(true, Ordering::Relaxed);
+                    Ok(hyper_util::rt::TokioIo::new(stream))
+                }
+                Err(error) => {
+                    if error.kind() == std::io::ErrorKind::ConnectionRefused {
+                        tally.unreachable.store(true, Ordering::Relaxed);
+                    }
+                    Err(error)
+                }
+            }
+        }
+    });
+    Ok(builder.with_channel(endpoint.connect_with_connector_lazy(connector)))
 }
 
 fn headers(route: &Route) -> std::collections::HashMap<String, String> {
