@@ -24,6 +24,7 @@
 mod emit;
 mod pipeline;
 mod settings;
+mod tally;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -40,7 +41,8 @@ pub use settings::{DEFAULT_EXIT_TIMEOUT, DEFAULT_TIMEOUT};
 
 use crate::config::TelemetrySpec;
 use emit::Instruments;
-use pipeline::{Providers, RuntimeThread, Tally};
+use pipeline::{Providers, RuntimeThread};
+use tally::Tally;
 
 /// Why telemetry could not start. Configuration that the file holds is checked when it is
 /// parsed; these come from the environment or from the machine.

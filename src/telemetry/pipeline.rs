@@ -3,49 +3,20 @@
 //! count what reached the collector so that a shutdown can say what was lost.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use opentelemetry_http::{Bytes, HttpClient, HttpError, Request, Response};
 use opentelemetry_otlp::{WithExportConfig as _, WithHttpConfig as _, WithTonicConfig as _};
 use opentelemetry_sdk::Resource;
-use opentelemetry_sdk::error::OTelSdkResult;
-use opentelemetry_sdk::logs::{LogBatch, LogExporter, SdkLoggerProvider};
-use opentelemetry_sdk::metrics::data::ResourceMetrics;
-use opentelemetry_sdk::metrics::exporter::PushMetricExporter;
-use opentelemetry_sdk::metrics::{PeriodicReader, SdkMeterProvider, Temporality};
-use opentelemetry_sdk::trace::{
-    IdGenerator, RandomIdGenerator, SdkTracerProvider, SpanData, SpanExporter,
-};
+use opentelemetry_sdk::logs::SdkLoggerProvider;
+use opentelemetry_sdk::metrics::{PeriodicReader, SdkMeterProvider};
+use opentelemetry_sdk::trace::{IdGenerator, RandomIdGenerator, SdkTracerProvider};
 
 use super::TelemetryError;
 use super::settings::{Route, Settings};
+use super::tally::{Counted, Tally};
 use crate::config::OtlpProtocol;
-
-/// What reached the collector, and what did not, since the start.
-#[derive(Debug, Default)]
-pub(super) struct Tally {
-    pub(super) spans: AtomicU64,
-    pub(super) spans_sent: AtomicU64,
-    pub(super) logs: AtomicU64,
-    pub(super) logs_sent: AtomicU64,
-    /// Whether anything was measured (an export with nothing in it is skipped).
-    pub(super) measured: AtomicBool,
-    /// Whether the last metrics export reached the collector.
-    pub(super) metrics_sent: AtomicBool,
-    /// Whether a connection to the collector was refused (nothing listens) ...
-    pub(super) unreachable: AtomicBool,
-    /// ... and whether one was ever made (gRPC) or answered (HTTP).
-    pub(super) reached: AtomicBool,
-}
-
-impl Tally {
-    /// A collector that refused a connection and never answered: a shutdown need not wait
-    /// for retries that will find the port closed too.
-    pub(super) fn collector_down(&self) -> bool {
-        self.unreachable.load(Ordering::Relaxed) && !self.reached.load(Ordering::Relaxed)
-    }
-}
 
 /// The thread every request runs on: a current-thread tokio runtime, started once per process
 /// (a few tens of microseconds) and stopped at shutdown, which cancels what is still in flight.
@@ -368,8 +339,8 @@ pub(super) fn next_trace_id(id: Option<opentelemetry::trace::TraceId>) {
     NEXT_TRACE_ID.with(|next| next.set(id));
 }
 
-/// Trace ids are decision ids (both 128 bits; a UUID v7 sorts by time like a trace id should
-/// be random in its low bits), so that a trace is found from a record and back. Span ids, and
+/// Trace ids are decision ids (both 128 bits; a UUID v7's low 74 bits are random, as a W3C
+/// trace id's should be), so that a trace is found from a record and back. Span ids, and
 /// the trace id of a record without a valid id, are random.
 #[derive(Debug, Default)]
 struct DecisionIds {
@@ -385,76 +356,5 @@ impl IdGenerator for DecisionIds {
 
     fn new_span_id(&self) -> opentelemetry::trace::SpanId {
         self.random.new_span_id()
-    }
-}
-
-/// An exporter that counts what the collector accepted.
-#[derive(Debug)]
-struct Counted<E> {
-    inner: E,
-    tally: Arc<Tally>,
-}
-
-impl<E: SpanExporter> SpanExporter for Counted<E> {
-    async fn export(&self, batch: Vec<SpanData>) -> OTelSdkResult {
-        let count = batch.len() as u64;
-        let result = self.inner.export(batch).await;
-        if result.is_ok() {
-            self.tally.spans_sent.fetch_add(count, Ordering::Relaxed);
-        }
-        result
-    }
-
-    fn shutdown_with_timeout(&self, timeout: Duration) -> OTelSdkResult {
-        self.inner.shutdown_with_timeout(timeout)
-    }
-
-    fn force_flush(&self) -> OTelSdkResult {
-        self.inner.force_flush()
-    }
-
-    fn set_resource(&mut self, resource: &Resource) {
-        self.inner.set_resource(resource);
-    }
-}
-
-impl<E: LogExporter> LogExporter for Counted<E> {
-    async fn export(&self, batch: LogBatch<'_>) -> OTelSdkResult {
-        let count = batch.iter().count() as u64;
-        let result = self.inner.export(batch).await;
-        if result.is_ok() {
-            self.tally.logs_sent.fetch_add(count, Ordering::Relaxed);
-        }
-        result
-    }
-
-    fn shutdown_with_timeout(&self, timeout: Duration) -> OTelSdkResult {
-        self.inner.shutdown_with_timeout(timeout)
-    }
-
-    fn set_resource(&mut self, resource: &Resource) {
-        self.inner.set_resource(resource);
-    }
-}
-
-impl<E: PushMetricExporter> PushMetricExporter for Counted<E> {
-    async fn export(&self, metrics: &ResourceMetrics) -> OTelSdkResult {
-        let result = self.inner.export(metrics).await;
-        self.tally
-            .metrics_sent
-            .store(result.is_ok(), Ordering::Relaxed);
-        result
-    }
-
-    fn force_flush(&self) -> OTelSdkResult {
-        self.inner.force_flush()
-    }
-
-    fn shutdown_with_timeout(&self, timeout: Duration) -> OTelSdkResult {
-        self.inner.shutdown_with_timeout(timeout)
-    }
-
-    fn temporality(&self) -> Temporality {
-        self.inner.temporality()
     }
 }
