@@ -24,6 +24,7 @@
 mod emit;
 mod pipeline;
 mod settings;
+mod tally;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -40,7 +41,8 @@ pub use settings::{DEFAULT_EXIT_TIMEOUT, DEFAULT_TIMEOUT};
 
 use crate::config::TelemetrySpec;
 use emit::Instruments;
-use pipeline::{Providers, RuntimeThread, Tally};
+use pipeline::{Providers, RuntimeThread};
+use tally::Tally;
 
 /// Why telemetry could not start. Configuration that the file holds is checked when it is
 /// parsed; these come from the environment or from the machine.
@@ -215,8 +217,8 @@ impl Telemetry {
     ///
     /// The three providers shut down at once, on threads of their own; at the bound the
     /// shutdown gives up, stops the runtime thread (cancelling requests in flight) and counts
-    /// what had not arrived as lost. It gives up at once when an OTLP/HTTP collector refused
-    /// the connection and never answered (nothing listens: retries would find the port closed
+    /// what had not arrived as lost. It gives up at once when the collector refused the
+    /// connection and was never reached (nothing listens: retries would find the port closed
     /// until the bound). Later calls return the same counts at once.
     pub fn shutdown(&self, timeout: Duration) -> Shutdown {
         let started = Instant::now();
@@ -240,7 +242,7 @@ impl Telemetry {
             let deadline = started + timeout;
             while spawned.is_ok() {
                 let left = deadline.saturating_duration_since(Instant::now());
-                match finished.recv_timeout(left.min(Duration::from_millis(2))) {
+                match finished.recv_timeout(left.min(Duration::from_millis(1))) {
                     Err(RecvTimeoutError::Timeout) if left.is_zero() => timed_out = true,
                     // Nothing listens where the collector should be: what is left would only
                     // be retried against a closed port until the bound.

@@ -3,49 +3,20 @@
 //! count what reached the collector so that a shutdown can say what was lost.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use opentelemetry_http::{Bytes, HttpClient, HttpError, Request, Response};
 use opentelemetry_otlp::{WithExportConfig as _, WithHttpConfig as _, WithTonicConfig as _};
 use opentelemetry_sdk::Resource;
-use opentelemetry_sdk::error::OTelSdkResult;
-use opentelemetry_sdk::logs::{LogBatch, LogExporter, SdkLoggerProvider};
-use opentelemetry_sdk::metrics::data::ResourceMetrics;
-use opentelemetry_sdk::metrics::exporter::PushMetricExporter;
-use opentelemetry_sdk::metrics::{PeriodicReader, SdkMeterProvider, Temporality};
-use opentelemetry_sdk::trace::{
-    IdGenerator, RandomIdGenerator, SdkTracerProvider, SpanData, SpanExporter,
-};
+use opentelemetry_sdk::logs::SdkLoggerProvider;
+use opentelemetry_sdk::metrics::{PeriodicReader, SdkMeterProvider};
+use opentelemetry_sdk::trace::{IdGenerator, RandomIdGenerator, SdkTracerProvider};
 
 use super::TelemetryError;
 use super::settings::{Route, Settings};
+use super::tally::{Counted, Tally};
 use crate::config::OtlpProtocol;
-
-/// What reached the collector, and what did not, since the start.
-#[derive(Debug, Default)]
-pub(super) struct Tally {
-    pub(super) spans: AtomicU64,
-    pub(super) spans_sent: AtomicU64,
-    pub(super) logs: AtomicU64,
-    pub(super) logs_sent: AtomicU64,
-    /// Whether anything was measured (an export with nothing in it is skipped).
-    pub(super) measured: AtomicBool,
-    /// Whether the last metrics export reached the collector.
-    pub(super) metrics_sent: AtomicBool,
-    /// Whether an OTLP/HTTP request found nothing listening (connection refused) ...
-    pub(super) unreachable: AtomicBool,
-    /// ... and whether one ever got an answer.
-    pub(super) answered: AtomicBool,
-}
-
-impl Tally {
-    /// A collector that refused a connection and never answered: a shutdown need not wait
-    /// for retries that will find the port closed too.
-    pub(super) fn collector_down(&self) -> bool {
-        self.unreachable.load(Ordering::Relaxed) && !self.answered.load(Ordering::Relaxed)
-    }
-}
 
 /// The thread every request runs on: a current-thread tokio runtime, started once per process
 /// (a few tens of microseconds) and stopped at shutdown, which cancels what is still in flight.
@@ -120,7 +91,7 @@ impl HttpClient for SpawnedClient {
                     return Err(error.into());
                 }
             };
-            tally.answered.store(true, Ordering::Relaxed);
+            tally.reached.store(true, Ordering::Relaxed);
             let status = response.status();
             let headers = std::mem::take(response.headers_mut());
             let mut body = Vec::new();
@@ -172,12 +143,14 @@ pub(super) fn build(
             .with_timeout(settings.traces.timeout)
             .with_headers(headers(&settings.traces))
             .build(),
-        None => opentelemetry_otlp::SpanExporter::builder()
-            .with_tonic()
-            .with_endpoint(&settings.traces.endpoint)
-            .with_timeout(settings.traces.timeout)
-            .with_metadata(metadata(&settings.traces)?)
-            .build(),
+        None => grpc(
+            opentelemetry_otlp::SpanExporter::builder().with_tonic(),
+            &settings.traces,
+            tally,
+        )?
+        .with_timeout(settings.traces.timeout)
+        .with_metadata(metadata(&settings.traces)?)
+        .build(),
     }
     .map_err(TelemetryError::Exporter)?;
     let metrics = match &http {
@@ -189,13 +162,15 @@ pub(super) fn build(
             .with_headers(headers(&settings.metrics))
             .with_temporality(settings.temporality)
             .build(),
-        None => opentelemetry_otlp::MetricExporter::builder()
-            .with_tonic()
-            .with_endpoint(&settings.metrics.endpoint)
-            .with_timeout(settings.metrics.timeout)
-            .with_metadata(metadata(&settings.metrics)?)
-            .with_temporality(settings.temporality)
-            .build(),
+        None => grpc(
+            opentelemetry_otlp::MetricExporter::builder().with_tonic(),
+            &settings.metrics,
+            tally,
+        )?
+        .with_timeout(settings.metrics.timeout)
+        .with_metadata(metadata(&settings.metrics)?)
+        .with_temporality(settings.temporality)
+        .build(),
     }
     .map_err(TelemetryError::Exporter)?;
     let logs = match &settings.logs {
@@ -209,12 +184,14 @@ pub(super) fn build(
                     .with_timeout(route.timeout)
                     .with_headers(headers(route))
                     .build(),
-                None => opentelemetry_otlp::LogExporter::builder()
-                    .with_tonic()
-                    .with_endpoint(&route.endpoint)
-                    .with_timeout(route.timeout)
-                    .with_metadata(metadata(route)?)
-                    .build(),
+                None => grpc(
+                    opentelemetry_otlp::LogExporter::builder().with_tonic(),
+                    route,
+                    tally,
+                )?
+                .with_timeout(route.timeout)
+                .with_metadata(metadata(route)?)
+                .build(),
             }
             .map_err(TelemetryError::Exporter)?,
         ),
@@ -290,6 +267,50 @@ fn http_client(
     }))
 }
 
+/// A gRPC exporter's endpoint. A plain `http://` one gets a channel over a TCP connector of
+/// hookhost's, which notes a refused connection (a shutdown then stops waiting) and sets
+/// TCP_NODELAY; `https://` goes through the exporter's own channel and TLS.
+fn grpc<B: opentelemetry_otlp::WithExportConfig + opentelemetry_otlp::WithTonicConfig>(
+    builder: B,
+    route: &Route,
+    tally: &Arc<Tally>,
+) -> Result<B, TelemetryError> {
+    use tonic::transport::{Endpoint, Uri};
+    if !route.endpoint.starts_with("http://") {
+        return Ok(builder.with_endpoint(&route.endpoint));
+    }
+    let endpoint = Endpoint::from_shared(route.endpoint.clone())
+        .map_err(|error| TelemetryError::Client(Box::new(error)))?
+        .timeout(route.timeout)
+        .connect_timeout(route.timeout);
+    let tally = tally.clone();
+    let connector = tower::service_fn(move |uri: Uri| {
+        let tally = tally.clone();
+        async move {
+            let host = uri.host().unwrap_or("localhost");
+            let host = host
+                .trim_start_matches('[')
+                .trim_end_matches(']')
+                .to_string();
+            let port = uri.port_u16().unwrap_or(80);
+            match tokio::net::TcpStream::connect((host.as_str(), port)).await {
+                Ok(stream) => {
+                    let _ = stream.set_nodelay(true);
+                    tally.reached.store(true, Ordering::Relaxed);
+                    Ok(hyper_util::rt::TokioIo::new(stream))
+                }
+                Err(error) => {
+                    if error.kind() == std::io::ErrorKind::ConnectionRefused {
+                        tally.unreachable.store(true, Ordering::Relaxed);
+                    }
+                    Err(error)
+                }
+            }
+        }
+    });
+    Ok(builder.with_channel(endpoint.connect_with_connector_lazy(connector)))
+}
+
 fn headers(route: &Route) -> std::collections::HashMap<String, String> {
     route.headers.iter().cloned().collect()
 }
@@ -318,8 +339,8 @@ pub(super) fn next_trace_id(id: Option<opentelemetry::trace::TraceId>) {
     NEXT_TRACE_ID.with(|next| next.set(id));
 }
 
-/// Trace ids are decision ids (both 128 bits; a UUID v7 sorts by time like a trace id should
-/// be random in its low bits), so that a trace is found from a record and back. Span ids, and
+/// Trace ids are decision ids (both 128 bits; a UUID v7's low 74 bits are random, as a W3C
+/// trace id's should be), so that a trace is found from a record and back. Span ids, and
 /// the trace id of a record without a valid id, are random.
 #[derive(Debug, Default)]
 struct DecisionIds {
@@ -335,76 +356,5 @@ impl IdGenerator for DecisionIds {
 
     fn new_span_id(&self) -> opentelemetry::trace::SpanId {
         self.random.new_span_id()
-    }
-}
-
-/// An exporter that counts what the collector accepted.
-#[derive(Debug)]
-struct Counted<E> {
-    inner: E,
-    tally: Arc<Tally>,
-}
-
-impl<E: SpanExporter> SpanExporter for Counted<E> {
-    async fn export(&self, batch: Vec<SpanData>) -> OTelSdkResult {
-        let count = batch.len() as u64;
-        let result = self.inner.export(batch).await;
-        if result.is_ok() {
-            self.tally.spans_sent.fetch_add(count, Ordering::Relaxed);
-        }
-        result
-    }
-
-    fn shutdown_with_timeout(&self, timeout: Duration) -> OTelSdkResult {
-        self.inner.shutdown_with_timeout(timeout)
-    }
-
-    fn force_flush(&self) -> OTelSdkResult {
-        self.inner.force_flush()
-    }
-
-    fn set_resource(&mut self, resource: &Resource) {
-        self.inner.set_resource(resource);
-    }
-}
-
-impl<E: LogExporter> LogExporter for Counted<E> {
-    async fn export(&self, batch: LogBatch<'_>) -> OTelSdkResult {
-        let count = batch.iter().count() as u64;
-        let result = self.inner.export(batch).await;
-        if result.is_ok() {
-            self.tally.logs_sent.fetch_add(count, Ordering::Relaxed);
-        }
-        result
-    }
-
-    fn shutdown_with_timeout(&self, timeout: Duration) -> OTelSdkResult {
-        self.inner.shutdown_with_timeout(timeout)
-    }
-
-    fn set_resource(&mut self, resource: &Resource) {
-        self.inner.set_resource(resource);
-    }
-}
-
-impl<E: PushMetricExporter> PushMetricExporter for Counted<E> {
-    async fn export(&self, metrics: &ResourceMetrics) -> OTelSdkResult {
-        let result = self.inner.export(metrics).await;
-        self.tally
-            .metrics_sent
-            .store(result.is_ok(), Ordering::Relaxed);
-        result
-    }
-
-    fn force_flush(&self) -> OTelSdkResult {
-        self.inner.force_flush()
-    }
-
-    fn shutdown_with_timeout(&self, timeout: Duration) -> OTelSdkResult {
-        self.inner.shutdown_with_timeout(timeout)
-    }
-
-    fn temporality(&self) -> Temporality {
-        self.inner.temporality()
     }
 }
