@@ -38,6 +38,8 @@ pub struct Recorder {
     pub(crate) masks: Arc<Masks>,
     shared: Arc<Shared>,
     writer: OnceLock<Result<JoinHandle<()>, String>>,
+    /// A problem to say once, on the next outcome (telemetry that could not start).
+    notice: Mutex<Option<String>>,
 }
 
 /// A draft waiting for the writer.
@@ -101,7 +103,18 @@ impl Recorder {
             masks: Arc::new(masks),
             shared: Default::default(),
             writer: OnceLock::new(),
+            notice: Mutex::new(None),
         })
+    }
+
+    /// Says `problem` once, on the next outcome recorded.
+    pub fn warn_once(&self, problem: String) {
+        *self.notice.lock().unwrap_or_else(|e| e.into_inner()) = Some(problem);
+    }
+
+    /// The problem [`Recorder::warn_once`] was given, the first time it is asked for.
+    pub fn take_notice(&self) -> Option<String> {
+        self.notice.lock().unwrap_or_else(|e| e.into_inner()).take()
     }
 
     /// The decision log, when `[log]` configures one.

@@ -98,13 +98,78 @@ impl Layers {
         .into_iter()
         .filter_map(|(layer, path)| Some((layer, Config::load_optional(path.as_ref()?).ok()??)))
         .collect();
-        recorder(&configs)
+        recorder(&configs, false)
     }
 }
 
-/// Where the outcomes of runners over `configs` are recorded: the log [`pick_log`] picks.
-fn recorder(configs: &[(Layer, Config)]) -> Option<Recorder> {
-    Recorder::new(pick_log(configs), None)
+/// Where the outcomes of runners over `configs` are recorded: the log [`pick_log`] picks, and
+/// the telemetry export [`pick_telemetry`] starts. `own_file`: the configuration is one file an
+/// embedder loaded itself ([`HookRunner::load`]), not layers found on disk.
+fn recorder(configs: &[(Layer, Config)], own_file: bool) -> Option<Recorder> {
+    let mut problems = Vec::new();
+    let export = match pick_telemetry(configs, own_file, &mut problems) {
+        Ok(export) => export,
+        Err(problem) => {
+            problems.push(problem);
+            None
+        }
+    };
+    let recorder = Recorder::new(pick_log(configs), export);
+    for problem in problems {
+        match &recorder {
+            Some(recorder) => recorder.warn_once(problem),
+            // Nothing else will say it: telemetry was all there was to record into.
+            None => eprintln!("hookhost: {problem}"),
+        }
+    }
+    recorder
+}
+
+/// The telemetry export: `[telemetry]` of the user's own file (or of the one file an embedder
+/// loaded), or the `OTEL_*` variables alone. A project's or a local file's `[telemetry]` is
+/// ignored with a warning: a cloned repository must not choose where its users' commands are
+/// sent. A problem the variables cause (a file's table is checked when it is parsed) turns
+/// telemetry off with a warning: telemetry never changes a decision, nor stops an agent.
+#[cfg(feature = "telemetry")]
+fn pick_telemetry(
+    configs: &[(Layer, Config)],
+    own_file: bool,
+    problems: &mut Vec<String>,
+) -> Result<Option<std::sync::Arc<dyn crate::decision::Export>>, String> {
+    let mut spec = None;
+    for (layer, config) in configs {
+        let Some(table) = &config.telemetry else {
+            continue;
+        };
+        if *layer == Layer::User || own_file {
+            spec = spec.or(Some(table));
+        } else {
+            problems.push(format!(
+                "[telemetry] in {} is ignored: only your own hooks.toml ({}) says where                  decisions are sent, not a project's",
+                config.path.display(),
+                Layers::user_config().map_or_else(
+                    || "in the user's configuration directory".to_string(),
+                    |path| path.display().to_string()
+                )
+            ));
+        }
+    }
+    match crate::telemetry::Telemetry::new(spec, &|name| std::env::var(name).ok()) {
+        Ok(telemetry) => Ok(telemetry.map(|t| std::sync::Arc::new(t) as _)),
+        Err(error) => Err(format!(
+            "telemetry is off: {}",
+            crate::text::error_chain(&error)
+        )),
+    }
+}
+
+#[cfg(not(feature = "telemetry"))]
+fn pick_telemetry(
+    _: &[(Layer, Config)],
+    _: bool,
+    _: &mut Vec<String>,
+) -> Result<Option<std::sync::Arc<dyn crate::decision::Export>>, String> {
+    Ok(None)
 }
 
 /// The user's `[log]` holds for every layer: a project may not turn it off or redirect it.
@@ -272,7 +337,7 @@ pub(super) fn build_layers(
         .iter()
         .find(|(layer, _)| *layer == Layer::User)
         .map(|(_, config)| config.trust.clone());
-    let log = recorder(&configs);
+    let log = recorder(&configs, policy.is_none());
     let all: Vec<Config> = configs.iter().map(|(_, config)| config.clone()).collect();
     let mut wasm = WasmRuntime::new(&all, &options);
     let mut hooks = Vec::new();

@@ -42,6 +42,9 @@ impl HookRunner {
             };
             crate::decision::Draft::new(event, outcome, &context, &log.masks)
         };
+        if let Some(notice) = log.take_notice() {
+            outcome.warnings.push(notice);
+        }
         if let Some((count, why)) = log.take_failures() {
             outcome.warnings.push(format!(
                 "{count} decision record(s) could not be written to {}: {why}",
@@ -67,5 +70,22 @@ impl HookRunner {
             }
             outcome.warnings.push(problem);
         }
+    }
+}
+
+/// The OpenTelemetry export as the recorder's [`crate::decision::Export`]: records from the
+/// writer thread, and a flush bounded by `exit_timeout_ms` when the recorder goes away.
+#[cfg(feature = "telemetry")]
+impl crate::decision::Export for crate::telemetry::Telemetry {
+    fn export(&self, records: &[serde_json::Value]) {
+        crate::telemetry::Telemetry::export(self, records);
+    }
+
+    fn count_dropped(&self, records: u64) {
+        crate::telemetry::Telemetry::count_dropped(self, records);
+    }
+
+    fn finish(&self) -> Option<String> {
+        self.shutdown(self.exit_timeout()).warning()
     }
 }

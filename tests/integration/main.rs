@@ -42,6 +42,8 @@ mod robustness;
 mod support;
 #[cfg(feature = "telemetry")]
 mod telemetry;
+#[cfg(feature = "telemetry")]
+mod telemetry_agents;
 #[cfg(feature = "cli")]
 mod walkthrough;
 #[cfg(feature = "wasm")]

@@ -1,0 +1,249 @@
+//! OpenTelemetry export from `hookhost agent-hook`, one process per tool call, to a real OTLP
+//! receiver on loopback: the event's span and its hooks' spans with the decision log's id as
+//! their trace id, configured by `[telemetry]` or by the `OTEL_*` variables alone; and an agent
+//! that gets its answer, within the exit bound, when the collector is dead or silent.
+
+use std::io::Write as _;
+use std::time::{Duration, Instant};
+
+use opentelemetry_proto::tonic::common::v1::{KeyValue, any_value};
+use opentelemetry_proto::tonic::trace::v1::Span;
+use serde_json::{Value, json};
+
+#[path = "../common/otlp.rs"]
+mod otlp;
+use otlp::{Behaviour, Receiver};
+
+use crate::support::{Project, hook};
+
+const BLOCKS_RM: &str = r#"if grep -q 'rm -rf'; then echo '{"action":"block","reason":"no rm"}'; else echo '{"action":"allow"}'; fi"#;
+
+struct Reply {
+    stdout: String,
+    stderr: String,
+    took: Duration,
+}
+
+/// `hookhost agent-hook --format claude` on a Bash call of `command`, with `env` set.
+fn agent_hook(project: &Project, command: &str, env: &[(&str, &str)]) -> Reply {
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_hookhost"))
+        .args(["agent-hook", "--format", "claude"])
+        .current_dir(project.root())
+        .env("HOOKHOST_CONFIG_DIR", project.path(".no-user-config"))
+        .env("HOOKHOST_DATA_DIR", project.path(".no-user-data"))
+        .envs(crate::support::test_cache_env())
+        .env_remove("CLAUDE_PROJECT_DIR")
+        .env_remove("OTEL_EXPORTER_OTLP_ENDPOINT")
+        .env_remove("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT")
+        .env_remove("OTEL_SDK_DISABLED")
+        .envs(env.iter().copied())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    let event = json!({
+        "session_id": "s-7",
+        "cwd": project.root(),
+        "hook_event_name": "PreToolUse",
+        "tool_name": "Bash",
+        "tool_input": {"command": command},
+    });
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(event.to_string().as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    Reply {
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        took: started.elapsed(),
+    }
+}
+
+/// Writes the user's own hooks.toml (where `[telemetry]` is read from).
+fn user_config(project: &Project, toml: &str) {
+    let dir = project.path(".no-user-config");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("hooks.toml"), toml).unwrap();
+}
+
+fn string<'a>(attributes: &'a [KeyValue], key: &str) -> Option<&'a str> {
+    attributes.iter().find(|kv| kv.key == key).and_then(|kv| {
+        match kv.value.as_ref()?.value.as_ref()? {
+            any_value::Value::StringValue(text) => Some(text.as_str()),
+            _ => None,
+        }
+    })
+}
+
+fn spans(receiver: &Receiver) -> Vec<Span> {
+    receiver.with(|received| {
+        received
+            .traces
+            .iter()
+            .flat_map(|request| &request.resource_spans)
+            .flat_map(|resource| &resource.scope_spans)
+            .flat_map(|scope| scope.spans.clone())
+            .collect()
+    })
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+#[test]
+fn an_agent_hook_process_exports_its_decision_before_it_exits() {
+    for protocol in ["http/protobuf", "grpc"] {
+        let receiver = match protocol {
+            "grpc" => Receiver::grpc(Behaviour::Accept),
+            _ => Receiver::http(Behaviour::Accept),
+        };
+        let project = Project::new();
+        user_config(
+            &project,
+            &format!(
+                "[telemetry]\nendpoint = \"{}\"\nprotocol = \"{protocol}\"\n",
+                receiver.url()
+            ),
+        );
+        project.config(&format!(
+            "[log]\npath = \"decisions.jsonl\"\n\n{}",
+            hook("PreToolUse", BLOCKS_RM, "name = \"no-rm\"")
+        ));
+        let reply = agent_hook(&project, "rm -rf /", &[]);
+        assert!(reply.stdout.contains("\"deny\""), "{}", reply.stdout);
+        assert!(reply.stderr.is_empty(), "{protocol}: {}", reply.stderr);
+        // Sent before the process exited: nothing to wait for.
+        let spans = spans(&receiver);
+        let event = spans
+            .iter()
+            .find(|span| span.name == "hookhost PreToolUse")
+            .unwrap_or_else(|| panic!("{protocol}: the event's span in {spans:#?}"));
+        assert_eq!(string(&event.attributes, "gen_ai.tool.name"), Some("Bash"));
+        assert_eq!(
+            string(&event.attributes, "hookhost.decision"),
+            Some("block")
+        );
+        assert_eq!(
+            string(&event.attributes, "hookhost.decided_by"),
+            Some("no-rm")
+        );
+        let child = spans
+            .iter()
+            .find(|span| span.parent_span_id == event.span_id)
+            .expect("the hook's span");
+        assert_eq!(child.trace_id, event.trace_id);
+        assert!(child.name.contains("no-rm"), "{}", child.name);
+        // The log's record and the trace are one decision.
+        let record: Value = serde_json::from_str(
+            project
+                .read(".forgeflare/decisions.jsonl")
+                .lines()
+                .next()
+                .unwrap(),
+        )
+        .unwrap();
+        assert_eq!(
+            record["id"].as_str().unwrap().replace('-', ""),
+            hex(&event.trace_id),
+            "{protocol}"
+        );
+    }
+}
+
+#[test]
+fn the_otel_variables_alone_turn_the_export_on() {
+    let receiver = Receiver::http(Behaviour::Accept);
+    let project = Project::new();
+    project.config(&hook("PreToolUse", BLOCKS_RM, "name = \"no-rm\""));
+    let url = receiver.url();
+    let reply = agent_hook(
+        &project,
+        "ls",
+        &[
+            ("OTEL_EXPORTER_OTLP_ENDPOINT", &url),
+            ("OTEL_SERVICE_NAME", "agents-of-team-a"),
+        ],
+    );
+    assert!(!reply.stdout.contains("\"deny\""), "{}", reply.stdout);
+    let spans = spans(&receiver);
+    assert!(
+        spans
+            .iter()
+            .any(|span| string(&span.attributes, "hookhost.decision") == Some("allow")),
+        "{spans:#?}"
+    );
+    let service = receiver.with(|received| {
+        received.traces[0].resource_spans[0]
+            .resource
+            .as_ref()
+            .and_then(|resource| string(&resource.attributes, "service.name"))
+            .map(str::to_string)
+    });
+    assert_eq!(service.as_deref(), Some("agents-of-team-a"));
+    // Off unless configured: no variable, no table, no request.
+    let quiet = Receiver::http(Behaviour::Accept);
+    agent_hook(&project, "ls", &[]);
+    assert_eq!(quiet.with(|received| received.requests), 0);
+}
+
+#[test]
+fn a_dead_or_silent_collector_costs_the_agent_at_most_the_exit_bound() {
+    let silent = Receiver::http(Behaviour::Hang);
+    for endpoint in [format!("http://{}", otlp::closed_port()), silent.url()] {
+        let project = Project::new();
+        user_config(
+            &project,
+            &format!("[telemetry]\nendpoint = \"{endpoint}\"\nexit_timeout_ms = 300\n"),
+        );
+        project.config(&format!(
+            "[log]\npath = \"decisions.jsonl\"\n\n{}",
+            hook("PreToolUse", BLOCKS_RM, "name = \"no-rm\"")
+        ));
+        let reply = agent_hook(&project, "rm -rf /", &[]);
+        // The decision stands, the log has it, and the loss is said.
+        assert!(reply.stdout.contains("\"deny\""), "{}", reply.stdout);
+        assert!(
+            project
+                .read(".forgeflare/decisions.jsonl")
+                .contains("\"block\"")
+        );
+        assert!(
+            reply.stderr.contains("telemetry:") && reply.stderr.contains("not exported"),
+            "{endpoint}: {}",
+            reply.stderr
+        );
+        assert!(
+            reply.took < Duration::from_millis(300) + Duration::from_secs(3),
+            "{endpoint}: {:?}",
+            reply.took
+        );
+    }
+}
+
+#[test]
+fn a_projects_telemetry_table_sends_nothing_and_says_so() {
+    let receiver = Receiver::http(Behaviour::Accept);
+    let project = Project::new();
+    project.config(&format!(
+        "[telemetry]\nendpoint = \"{}\"\nlogs = true\n\n{}",
+        receiver.url(),
+        hook("PreToolUse", BLOCKS_RM, "name = \"no-rm\"")
+    ));
+    let reply = agent_hook(&project, "rm -rf /", &[]);
+    assert!(reply.stdout.contains("\"deny\""), "{}", reply.stdout);
+    assert!(
+        reply.stderr.contains("[telemetry] in ")
+            && reply
+                .stderr
+                .contains("is ignored: only your own hooks.toml"),
+        "{}",
+        reply.stderr
+    );
+    assert_eq!(receiver.with(|received| received.requests), 0);
+}
