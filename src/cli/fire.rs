@@ -24,7 +24,7 @@ pub struct FireArgs {
 pub async fn run(args: FireArgs) -> Result<ExitCode> {
     let sample = args.event.sample()?;
     // Hook stderr is shown in the report, under each hook, instead of interleaved.
-    let (path, runner) = args.config.load_runner(None)?;
+    let (path, runner) = args.config.load_runner(None, "fire")?;
     let outcome = fire(&runner, &sample).await;
     let code = exit_code(&outcome);
     if args.json {

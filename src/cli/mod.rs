@@ -276,11 +276,22 @@ impl ConfigArgs {
     /// The runner for these layers, with hook stderr kept for reports instead of forwarded;
     /// an invalid configuration is an error listing every problem. The path returned names the
     /// project's file (or the user's, without one).
-    fn load_runner(&self, state_dir: Option<PathBuf>) -> Result<(PathBuf, hookhost::HookRunner)> {
+    /// `command` names the agent in decision records (`hookhost fire`, `hookhost replay`),
+    /// unless `HOOKHOST_AGENT` does.
+    fn load_runner(
+        &self,
+        state_dir: Option<PathBuf>,
+        command: &str,
+    ) -> Result<(PathBuf, hookhost::HookRunner)> {
         let layers = self.layers()?;
         let mut options = hookhost::RunnerOptions::new(self.cwd()?);
         options.forward_stderr = false;
         options.state_dir = state_dir;
+        if std::env::var_os("HOOKHOST_AGENT").is_none() {
+            options
+                .env
+                .push(("HOOKHOST_AGENT".to_string(), format!("hookhost {command}")));
+        }
         let runner = hookhost::HookRunner::load_layers(&layers, options)?;
         let path = runner.config_path().to_path_buf();
         Ok((path, runner))

@@ -397,6 +397,14 @@ impl HookRunner {
         outcome
     }
 
+    /// This runner without its decision log and telemetry export: for measuring hooks
+    /// (`hookhost bench`) without filling a team's log with the measurement's calls. Call it
+    /// on the runner as loaded: its clones share one recorder, and keep it.
+    pub fn without_recording(mut self) -> HookRunner {
+        self.set_log(None);
+        self
+    }
+
     /// Sets the recorder (from the layers' `[log]` and `[telemetry]`).
     fn set_log(&mut self, log: Option<crate::decision::Recorder>) {
         if let Some(inner) = Arc::get_mut(&mut self.inner) {

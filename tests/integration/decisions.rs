@@ -349,6 +349,30 @@ fn hookhost_log_reads_filters_and_summarises() {
     let out = crate::cli::hookhost(&project, &["log", "--file", "missing.jsonl"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("does not exist yet"));
+
+    // `fire` names itself as the agent; `bench`'s calls are measurements, not decisions.
+    let before = records_in(&log);
+    assert!(
+        before.iter().all(|r| r["agent"] == "hookhost fire"),
+        "{before:?}"
+    );
+    let out = crate::cli::hookhost(&project, &["bench", "-n", "20", "--input", &input]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(records_in(&log).len(), before.len());
+}
+
+/// The whole records of the log at `path` (a cut line skipped).
+fn records_in(path: &std::path::Path) -> Vec<Value> {
+    std::fs::read_to_string(path)
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|line| serde_json::from_str(line).ok())
+        .collect()
 }
 
 #[test]

@@ -64,7 +64,7 @@ pub async fn run(args: ReplayArgs) -> Result<ExitCode> {
         .state_dir
         .clone()
         .unwrap_or_else(|| scratch.path().to_path_buf());
-    let (path, runner) = args.config.load_runner(Some(state_dir))?;
+    let (path, runner) = args.config.load_runner(Some(state_dir), "replay")?;
     super::input::regular_file(&args.session, "session")?;
     let file = std::fs::File::open(&args.session)
         .with_context(|| format!("cannot open the session {}", args.session.display()))?;
