@@ -12,8 +12,10 @@
 //! - `hookhost, unconfigured` and `true`: the floors (hookhost's process start with nothing to
 //!   load, and a process spawn);
 //! - what the decision log and OpenTelemetry export add to a `hookhost` call (issue 26: at
-//!   most 1 ms, median): the same project with `[log]`, calls alternated with the plain one so
-//!   that both see the same machine.
+//!   most 1 ms, median, with a live collector): the same project with `[log]`, with `[log]` and
+//!   export over OTLP/HTTP and gRPC to a live receiver on loopback (tests/common/otlp.rs), and
+//!   to a dead one (a closed port) and a silent one (accepts, never answers: the exit bound);
+//!   calls alternated with the plain one so that all see the same machine.
 //!
 //! The budget (issue 11): at most 10 ms per hookhost call, and at least 5x less than the jq
 //! scripts (compared with the parallel run, the cheaper of the two).
@@ -23,6 +25,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+#[path = "../tests/common/otlp.rs"]
+mod otlp;
 #[path = "../tests/common/wasm_build.rs"]
 mod wasm_build;
 
@@ -163,14 +167,42 @@ fn main() {
 fn extras(setup: &Setup, bash: &str, runs: usize) -> Vec<(&'static str, Duration)> {
     let hooks =
         std::fs::read_to_string(setup.project.join(".forgeflare/hooks.toml")).expect("hooks.toml");
-    let cases: Vec<(&'static str, String)> = vec![(
-        "with the decision log",
-        "[log]\npath = \"decisions.jsonl\"\n".to_string(),
-    )];
-    let projects: Vec<PathBuf> = cases
+    let http = otlp::Receiver::http(otlp::Behaviour::Accept);
+    let grpc = otlp::Receiver::grpc(otlp::Behaviour::Accept);
+    let silent = otlp::Receiver::http(otlp::Behaviour::Hang);
+    let log = "[log]\npath = \"decisions.jsonl\"\n";
+    // (case, the project's table, the user's hooks.toml: where [telemetry] is read from)
+    let telemetry = |url: String, protocol: &str| {
+        format!("[telemetry]\nendpoint = \"{url}\"\nprotocol = \"{protocol}\"\n")
+    };
+    let cases: Vec<(&'static str, &str, String)> = vec![
+        ("with the decision log", log, String::new()),
+        (
+            "with the log and OTLP/HTTP export (live collector)",
+            log,
+            telemetry(http.url(), "http/protobuf"),
+        ),
+        (
+            "with the log and OTLP/gRPC export (live collector)",
+            log,
+            telemetry(grpc.url(), "grpc"),
+        ),
+        (
+            "with the log and OTLP/HTTP export (dead collector)",
+            log,
+            telemetry(format!("http://{}", otlp::closed_port()), "http/protobuf"),
+        ),
+    ];
+    let silent_case = (
+        "with the log and OTLP/HTTP export (silent collector)",
+        log,
+        telemetry(silent.url(), "http/protobuf"),
+    );
+    let projects: Vec<(PathBuf, PathBuf)> = cases
         .iter()
+        .chain(std::iter::once(&silent_case))
         .enumerate()
-        .map(|(n, (_, table))| {
+        .map(|(n, (_, table, user))| {
             let project = setup.project.with_file_name(format!("project-{n}"));
             std::fs::create_dir_all(project.join(".forgeflare")).expect("project directory");
             std::fs::write(
@@ -178,44 +210,65 @@ fn extras(setup: &Setup, bash: &str, runs: usize) -> Vec<(&'static str, Duration
                 format!("{table}\n{hooks}"),
             )
             .expect("hooks.toml");
-            project
+            let user_dir = project.join("user-config");
+            std::fs::create_dir_all(&user_dir).expect("user config directory");
+            std::fs::write(user_dir.join("hooks.toml"), user).expect("user hooks.toml");
+            (project, user_dir)
         })
         .collect();
     let stdins: Vec<String> = projects
         .iter()
-        .map(|project| {
+        .map(|(project, _)| {
             bash.replace(
                 &*setup.project.to_string_lossy(),
                 &project.to_string_lossy(),
             )
         })
         .collect();
+    let call = |n: usize| {
+        let started = Instant::now();
+        setup.hookhost_as(&stdins[n], &projects[n].1);
+        started.elapsed()
+    };
     let mut plain = Vec::new();
     let mut times: Vec<Vec<Duration>> = vec![Vec::new(); cases.len()];
     for _ in 0..runs {
         let started = Instant::now();
         setup.hookhost(bash);
         plain.push(started.elapsed());
-        for (stdin, times) in stdins.iter().zip(times.iter_mut()) {
-            let started = Instant::now();
-            setup.hookhost(stdin);
-            times.push(started.elapsed());
+        for (n, times) in times.iter_mut().enumerate() {
+            times.push(call(n));
         }
     }
+    // The silent collector costs the exit bound each time: a few runs say it.
+    let silent_times: Vec<Duration> = (0..runs.clamp(1, 10)).map(|_| call(cases.len())).collect();
+    assert!(
+        http.with(|received| !received.traces.is_empty())
+            && grpc.with(|received| !received.traces.is_empty()),
+        "the live collectors received the calls' spans"
+    );
     let plain = median(plain);
     println!(
         "\n| Bash `cargo test`, alternated | median | extra |\n|---|---|---|\n| hookhost agent-hook | {} | - |",
         ms(plain)
     );
+    let silent_median = median(silent_times);
+    println!(
+        "| ... {} | {} | {} |",
+        silent_case.0,
+        ms(silent_median),
+        ms(silent_median.saturating_sub(plain))
+    );
     cases
         .iter()
         .zip(times)
-        .map(|((case, _), times)| {
+        .map(|((case, _, _), times)| {
             let median = median(times);
             let extra = median.saturating_sub(plain);
             println!("| ... {case} | {} | {} |", ms(median), ms(extra));
             (*case, extra)
         })
+        .filter(|(case, _)| !case.contains("dead"))
         .collect()
 }
 
@@ -288,9 +341,20 @@ wasm = '{dir}/progress_guard.wasm'
         }
     }
 
+    /// Spawns `command` with the setup's environment (where the command does not set a
+    /// variable itself) and `stdin`.
     fn spawn(&self, mut command: Command, stdin: &str) -> Child {
+        let own: Vec<std::ffi::OsString> = command
+            .get_envs()
+            .map(|(name, _)| name.to_owned())
+            .collect();
         let mut child = command
-            .envs(self.env.iter().map(|(k, v)| (k, v)))
+            .envs(
+                self.env
+                    .iter()
+                    .filter(|(k, _)| !own.iter().any(|name| name == k))
+                    .map(|(k, v)| (k, v)),
+            )
             .current_dir(&self.project)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -305,8 +369,15 @@ wasm = '{dir}/progress_guard.wasm'
 
     /// One hookhost call; its stdout.
     fn hookhost(&self, stdin: &str) -> String {
+        self.hookhost_as(stdin, &self.env[0].1)
+    }
+
+    /// One hookhost call with `user_config` as the user's configuration directory.
+    fn hookhost_as(&self, stdin: &str, user_config: &Path) -> String {
         let mut command = Command::new(env!("CARGO_BIN_EXE_hookhost"));
-        command.args(["agent-hook", "--format", "claude"]);
+        command
+            .args(["agent-hook", "--format", "claude"])
+            .env("HOOKHOST_CONFIG_DIR", user_config);
         let out = self
             .spawn(command, stdin)
             .wait_with_output()
