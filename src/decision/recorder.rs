@@ -70,6 +70,9 @@ struct Queue {
     /// writer freed them).
     spent: Vec<Vec<Pending>>,
     closing: bool,
+    /// Whether the writer took a batch yet: the first is taken at once (the record of a
+    /// short-lived process's one event is written and exported while it answers the agent).
+    lingering: bool,
 }
 
 /// Records the writer could not write since they were last reported, and why the last did not.
@@ -280,7 +283,7 @@ impl Shared {
             queue = self.arrived.wait(queue).unwrap_or_else(|e| e.into_inner());
         }
         let deadline = Instant::now() + LINGER;
-        while queue.pending.len() < BATCH && !queue.closing {
+        while queue.lingering && queue.pending.len() < BATCH && !queue.closing {
             let Some(left) = deadline.checked_duration_since(Instant::now()) else {
                 break;
             };
@@ -291,6 +294,7 @@ impl Shared {
                 .0;
         }
         let batch = std::mem::take(&mut queue.pending);
+        queue.lingering = true;
         drop(queue);
         self.space.notify_all();
         Some(batch)

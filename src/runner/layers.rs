@@ -154,8 +154,10 @@ fn pick_telemetry(
             ));
         }
     }
-    match crate::telemetry::Telemetry::new(spec, &|name| std::env::var(name).ok()) {
-        Ok(telemetry) => Ok(telemetry.map(|t| std::sync::Arc::new(t) as _)),
+    match crate::telemetry::Telemetry::configure(spec, &|name| std::env::var(name).ok()) {
+        Ok(configured) => {
+            Ok(configured.map(|c| std::sync::Arc::new(super::record::Starting::start(c)) as _))
+        }
         Err(error) => Err(format!(
             "telemetry is off: {}",
             crate::text::error_chain(&error)

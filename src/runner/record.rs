@@ -73,19 +73,74 @@ impl HookRunner {
     }
 }
 
-/// The OpenTelemetry export as the recorder's [`crate::decision::Export`]: records from the
-/// writer thread, and a flush bounded by `exit_timeout_ms` when the recorder goes away.
+/// The OpenTelemetry export as the recorder's [`crate::decision::Export`], started on a thread
+/// of its own while the runner loads and the first hooks run (its threads and exporters are
+/// most of what telemetry costs a short-lived `agent-hook`); the recorder's writer waits for it
+/// on its first record. A flush bounded by `exit_timeout_ms` when the recorder goes away.
 #[cfg(feature = "telemetry")]
-impl crate::decision::Export for crate::telemetry::Telemetry {
+#[derive(Debug)]
+pub(super) struct Starting {
+    thread: std::sync::Mutex<Option<std::thread::JoinHandle<Started>>>,
+    started: std::sync::OnceLock<Started>,
+}
+
+#[cfg(feature = "telemetry")]
+type Started = Result<crate::telemetry::Telemetry, String>;
+
+#[cfg(feature = "telemetry")]
+impl Starting {
+    pub(super) fn start(configured: crate::telemetry::Configured) -> Starting {
+        let start = |configured: crate::telemetry::Configured| {
+            configured
+                .start()
+                .map_err(|error| crate::text::error_chain(&error))
+        };
+        let (thread, started) = match std::thread::Builder::new()
+            .name("hookhost-otlp-start".into())
+            .spawn(move || start(configured))
+        {
+            Ok(thread) => (Some(thread), std::sync::OnceLock::new()),
+            Err(error) => (
+                None,
+                std::sync::OnceLock::from(Err(format!("cannot start a thread: {error}"))),
+            ),
+        };
+        Starting {
+            thread: std::sync::Mutex::new(thread),
+            started,
+        }
+    }
+
+    fn telemetry(&self) -> &Started {
+        self.started.get_or_init(|| {
+            let thread = self.thread.lock().unwrap_or_else(|e| e.into_inner()).take();
+            match thread.map(std::thread::JoinHandle::join) {
+                Some(Ok(started)) => started,
+                Some(Err(_)) => Err("its start panicked".to_string()),
+                None => Err("it was never started".to_string()),
+            }
+        })
+    }
+}
+
+#[cfg(feature = "telemetry")]
+impl crate::decision::Export for Starting {
     fn export(&self, records: &[serde_json::Value]) {
-        crate::telemetry::Telemetry::export(self, records);
+        if let Ok(telemetry) = self.telemetry() {
+            telemetry.export(records);
+        }
     }
 
     fn count_dropped(&self, records: u64) {
-        crate::telemetry::Telemetry::count_dropped(self, records);
+        if let Ok(telemetry) = self.telemetry() {
+            telemetry.count_dropped(records);
+        }
     }
 
     fn finish(&self) -> Option<String> {
-        self.shutdown(self.exit_timeout()).warning()
+        match self.telemetry() {
+            Ok(telemetry) => telemetry.shutdown(telemetry.exit_timeout()).warning(),
+            Err(why) => Some(format!("telemetry is off: {why}")),
+        }
     }
 }

@@ -116,6 +116,43 @@ impl Shutdown {
     }
 }
 
+/// Telemetry configured and not started yet ([`Telemetry::configure`]).
+#[derive(Debug)]
+pub struct Configured {
+    settings: settings::Settings,
+}
+
+impl Configured {
+    /// Starts the exporters: the runtime thread, the SDK's providers.
+    pub fn start(self) -> Result<Telemetry, TelemetryError> {
+        let settings = self.settings;
+        let runtime = RuntimeThread::start()?;
+        let tally = Arc::new(Tally::default());
+        let providers = pipeline::build(&settings, &runtime, &tally)?;
+        let scope = || {
+            opentelemetry::InstrumentationScope::builder("hookhost")
+                .with_version(env!("CARGO_PKG_VERSION"))
+                .build()
+        };
+        let tracer = providers.traces.tracer_with_scope(scope());
+        let meter = providers.metrics.meter_with_scope(scope());
+        let logger = providers
+            .logs
+            .as_ref()
+            .map(|logs| logs.logger_with_scope(scope()));
+        Ok(Telemetry {
+            instruments: Instruments::new(&meter),
+            providers: Arc::new(providers),
+            tracer,
+            logger,
+            tally,
+            runtime,
+            exit_timeout: settings.exit_timeout,
+            shut: AtomicBool::new(false),
+        })
+    }
+}
+
 /// The OTLP exporter of decision records: made once per process, fed from the decision log's
 /// writer thread, shut down at exit.
 #[derive(Debug)]
@@ -142,35 +179,21 @@ impl Telemetry {
         spec: Option<&TelemetrySpec>,
         env: &dyn Fn(&str) -> Option<String>,
     ) -> Result<Option<Telemetry>, TelemetryError> {
-        let Some(settings) = settings::resolve(spec, env)? else {
-            return Ok(None);
-        };
-        let runtime = RuntimeThread::start()?;
-        let tally = Arc::new(Tally::default());
-        let providers = pipeline::build(&settings, &runtime, &tally)?;
-        let scope = || {
-            opentelemetry::InstrumentationScope::builder("hookhost")
-                .with_version(env!("CARGO_PKG_VERSION"))
-                .build()
-        };
-        let tracer = providers.traces.tracer_with_scope(scope());
-        let meter = providers.metrics.meter_with_scope(scope());
-        let logger = providers
-            .logs
-            .as_ref()
-            .map(|logs| logs.logger_with_scope(scope()));
-        Ok(Some(Telemetry {
-            instruments: Instruments::new(&meter),
-            providers: Arc::new(providers),
-            tracer,
-            logger,
-            tally,
-            runtime,
-            exit_timeout: settings.exit_timeout,
-            shut: AtomicBool::new(false),
-        }))
+        match Telemetry::configure(spec, env)? {
+            Some(configured) => configured.start().map(Some),
+            None => Ok(None),
+        }
     }
 
+    /// [`Telemetry::new`] in two steps: the configuration read now (cheap; where a variable's
+    /// problem shows), the exporters started later, on another thread if the caller likes
+    /// (most of the cost of a short-lived process's telemetry).
+    pub fn configure(
+        spec: Option<&TelemetrySpec>,
+        env: &dyn Fn(&str) -> Option<String>,
+    ) -> Result<Option<Configured>, TelemetryError> {
+        Ok(settings::resolve(spec, env)?.map(|settings| Configured { settings }))
+    }
     /// The bound on the flush at exit: `exit_timeout_ms`, or [`DEFAULT_EXIT_TIMEOUT`]. What
     /// the caller passes to [`Telemetry::shutdown`] when the process ends.
     pub fn exit_timeout(&self) -> Duration {

@@ -13,7 +13,7 @@ use opentelemetry_proto::tonic::trace::v1::Span;
 use serde_json::{Value, json};
 
 #[path = "../common/otlp.rs"]
-mod otlp;
+pub(crate) mod otlp;
 use otlp::{Behaviour, Receiver};
 
 /// Generous slack over a bound: the machine running the tests is loaded.

@@ -10,9 +10,7 @@ use opentelemetry_proto::tonic::common::v1::{KeyValue, any_value};
 use opentelemetry_proto::tonic::trace::v1::Span;
 use serde_json::{Value, json};
 
-#[path = "../common/otlp.rs"]
-mod otlp;
-use otlp::{Behaviour, Receiver};
+use crate::telemetry::otlp::{self, Behaviour, Receiver};
 
 use crate::support::{Project, hook};
 
