@@ -14,7 +14,8 @@
 //! - what the decision log and OpenTelemetry export add to a `hookhost` call (issue 26: at
 //!   most 1 ms, median, with a live collector): the same project with `[log]`, with `[log]` and
 //!   export over OTLP/HTTP and gRPC to a live receiver on loopback (tests/common/otlp.rs), and
-//!   to a dead one (a closed port) and a silent one (accepts, never answers: the exit bound);
+//!   to a dead one (a closed port) and a silent one (accepts, never answers: the exit bound),
+//!   and with `spool = true` (records left in the log for `hookhost log --export`);
 //!   calls alternated with the plain one so that all see the same machine.
 //!
 //! The budget (issue 11): at most 10 ms per hookhost call, and at least 5x less than the jq
@@ -186,6 +187,14 @@ fn extras(setup: &Setup, bash: &str, runs: usize) -> Vec<(&'static str, Duration
             "with the log and OTLP/gRPC export (live collector)",
             log,
             telemetry(grpc.url(), "grpc"),
+        ),
+        (
+            "with the log and spool = true (sent later by `hookhost log --export`)",
+            "",
+            format!(
+                "{log}\n[telemetry]\nendpoint = \"{}\"\nspool = true\n",
+                http.url()
+            ),
         ),
         (
             "with the log and OTLP/HTTP export (dead collector)",

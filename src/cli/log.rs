@@ -46,9 +46,19 @@ pub struct LogArgs {
     /// Print one row per hook: calls, blocks, warnings, would-blocks, failures, p50/p99 time
     #[arg(long)]
     summary: bool,
+    /// Send the records not sent yet to the collector of your `[telemetry]` (with `spool =
+    /// true`, processes leave them in the log for this), then remember how far it got
+    #[arg(long, conflicts_with_all = ["file", "blocked", "would_block", "hook", "event", "session", "since", "json", "summary"])]
+    export: bool,
 }
 
 pub fn run(args: LogArgs) -> Result<ExitCode> {
+    if args.export {
+        #[cfg(feature = "telemetry")]
+        return super::export::run(&args.config.layers()?);
+        #[cfg(not(feature = "telemetry"))]
+        bail!("hookhost was built without the `telemetry` feature: --export needs it");
+    }
     let files = match &args.file {
         Some(file) => vec![file.clone()],
         None => {

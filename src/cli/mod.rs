@@ -6,6 +6,8 @@ mod bench;
 mod bundle;
 mod check;
 mod event;
+#[cfg(feature = "telemetry")]
+mod export;
 mod fire;
 mod import;
 mod input;

@@ -108,6 +108,7 @@ pub(super) fn parse_file(text: &str) -> Result<Parsed, Vec<ConfigProblem>> {
     let mut disable_at = Location::default();
     let mut log = None;
     let mut telemetry = None;
+    let mut telemetry_at = 0..0;
     for (key, value) in doc.get_ref().iter() {
         match key.get_ref().as_ref() {
             "trust" => trust = parse_trust(value, &mut sink),
@@ -115,6 +116,7 @@ pub(super) fn parse_file(text: &str) -> Result<Parsed, Vec<ConfigProblem>> {
             "log" => log = parse_log(value, &mut sink),
             "telemetry" => {
                 telemetry = parse_telemetry(value, &mut sink);
+                telemetry_at = key.span();
                 without_telemetry_feature(&key.span(), &mut sink);
             }
             "projects" => projects = parse_projects(value, &mut sink),
@@ -144,6 +146,15 @@ pub(super) fn parse_file(text: &str) -> Result<Parsed, Vec<ConfigProblem>> {
         }
     }
 
+    if telemetry.as_ref().is_some_and(|spec| spec.spool) && log.is_none() {
+        sink.push(
+            &telemetry_at,
+            None,
+            "`telemetry.spool = true` keeps records in the decision log until `hookhost log \
+             --export` sends them: add a [log] table with a `path` to this file"
+                .to_string(),
+        );
+    }
     if sink.is_empty() {
         Ok(Parsed {
             hooks,

@@ -30,6 +30,10 @@ pub struct TelemetrySpec {
     pub timeout_ms: Option<u64>,
     /// The bound on the flush when the process ends (`exit_timeout_ms`).
     pub exit_timeout_ms: Option<u64>,
+    /// Whether records wait in the decision log for `hookhost log --export` instead of being
+    /// sent by the process that made them (`spool`, default false; needs `[log]` in the same
+    /// file).
+    pub spool: bool,
     /// Where the table is.
     pub location: Location,
 }
@@ -88,6 +92,7 @@ const KEYS: &[&str] = &[
     "logs",
     "timeout_ms",
     "exit_timeout_ms",
+    "spool",
 ];
 
 pub(super) fn parse_telemetry(
@@ -113,6 +118,7 @@ pub(super) fn parse_telemetry(
         logs: false,
         timeout_ms: None,
         exit_timeout_ms: None,
+        spool: false,
         location,
     };
     for (key, value) in table.iter() {
@@ -198,6 +204,8 @@ pub(super) fn parse_telemetry(
             }
             ("resource", _) => wrong("a table of attributes, like resource = { team = \"infra\" }"),
             ("logs", DeValue::Boolean(logs)) => spec.logs = *logs,
+            ("spool", DeValue::Boolean(spool)) => spec.spool = *spool,
+            ("spool", _) => wrong("true or false"),
             ("logs", _) => wrong("true or false"),
             ("timeout_ms" | "exit_timeout_ms", DeValue::Integer(n)) => {
                 match u64::from_str_radix(n.as_str(), n.radix()) {

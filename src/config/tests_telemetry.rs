@@ -169,3 +169,23 @@ fn without_the_feature_a_telemetry_table_is_an_error_naming_it() {
         "{found:?}"
     );
 }
+
+#[cfg(feature = "telemetry")]
+#[test]
+fn spool_keeps_records_in_the_log_of_the_same_file() {
+    let config = parse(
+        "[log]\npath = \"decisions.jsonl\"\n\n[telemetry]\nendpoint = \"http://127.0.0.1:4318\"\nspool = true\n",
+    )
+    .unwrap();
+    assert!(config.telemetry.unwrap().spool);
+    assert_eq!(
+        problems("[telemetry]\nendpoint = \"http://127.0.0.1:4318\"\nspool = true\n"),
+        [
+            "1:2: `telemetry.spool = true` keeps records in the decision log until `hookhost log --export` sends them: add a [log] table with a `path` to this file"
+        ]
+    );
+    assert_eq!(
+        problems("[log]\npath = \"d.jsonl\"\n[telemetry]\nspool = \"yes\"\n"),
+        ["4:9: `telemetry.spool` must be true or false, found string"]
+    );
+}

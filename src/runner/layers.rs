@@ -154,6 +154,10 @@ fn pick_telemetry(
             ));
         }
     }
+    // `spool = true`: records wait in the decision log for `hookhost log --export`.
+    if spec.is_some_and(|spec| spec.spool) {
+        return Ok(None);
+    }
     match crate::telemetry::Telemetry::configure(spec, &|name| std::env::var(name).ok()) {
         Ok(configured) => {
             Ok(configured.map(|c| std::sync::Arc::new(super::record::Starting::start(c)) as _))

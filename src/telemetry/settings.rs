@@ -341,6 +341,7 @@ mod tests {
             logs: true,
             timeout_ms: Some(700),
             exit_timeout_ms: None,
+            spool: false,
             location: Default::default(),
         };
         let vars = [

@@ -245,3 +245,100 @@ fn a_projects_telemetry_table_sends_nothing_and_says_so() {
     );
     assert_eq!(receiver.with(|received| received.requests), 0);
 }
+
+/// `hookhost log --export` for the project, with the user's configuration.
+fn export(project: &Project) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_hookhost"))
+        .args(["log", "--export"])
+        .current_dir(project.root())
+        .env("HOOKHOST_CONFIG_DIR", project.path(".no-user-config"))
+        .env("HOOKHOST_DATA_DIR", project.path(".no-user-data"))
+        .env_remove("OTEL_EXPORTER_OTLP_ENDPOINT")
+        .env_remove("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT")
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn spooled_records_wait_in_the_log_and_log_export_sends_each_once() {
+    let receiver = Receiver::http(Behaviour::Accept);
+    let project = Project::new();
+    let user_toml = |endpoint: &str| {
+        format!(
+            "[log]\npath = \"decisions.jsonl\"\nmax_bytes = 65536\nkeep = 3\n\n\
+             [telemetry]\nendpoint = \"{endpoint}\"\nspool = true\n"
+        )
+    };
+    user_config(&project, &user_toml(&receiver.url()));
+    project.config(&hook("PreToolUse", BLOCKS_RM, "name = \"no-rm\""));
+    for command in ["ls", "rm -rf /", "pwd"] {
+        let reply = agent_hook(&project, command, &[]);
+        assert!(reply.stderr.is_empty(), "{}", reply.stderr);
+    }
+    // The agents sent nothing: the records wait in the log.
+    assert_eq!(receiver.with(|received| received.requests), 0);
+    let log = project.path(".no-user-config/decisions.jsonl");
+    let ids = |text: &str| -> Vec<String> {
+        text.lines()
+            .map(|line| {
+                let record: Value = serde_json::from_str(line).unwrap();
+                record["id"].as_str().unwrap().replace('-', "")
+            })
+            .collect()
+    };
+    let written = ids(&std::fs::read_to_string(&log).unwrap());
+    assert_eq!(written.len(), 3);
+
+    let out = export(&project);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("exported 3 record(s)"));
+    let traced = |receiver: &Receiver| -> Vec<String> {
+        let mut ids: Vec<String> = spans(receiver)
+            .iter()
+            .filter(|span| span.name == "hookhost PreToolUse")
+            .map(|span| hex(&span.trace_id))
+            .collect();
+        ids.sort();
+        ids
+    };
+    let mut expected = written.clone();
+    expected.sort();
+    assert_eq!(traced(&receiver), expected);
+
+    // Nothing new: nothing sent. Then one more event, across a rotation (64 KiB files).
+    let out = export(&project);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("exported 0 record(s)"));
+    agent_hook(&project, &format!("echo {}", "x".repeat(70_000)), &[]);
+    agent_hook(&project, "date", &[]);
+    let out = export(&project);
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("exported 2 record(s)"),
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(traced(&receiver).len(), 5);
+
+    // A dead collector: the export fails, says so, and the next one sends the same records.
+    agent_hook(&project, "whoami", &[]);
+    user_config(
+        &project,
+        &user_toml(&format!("http://{}", otlp::closed_port())),
+    );
+    let out = export(&project);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("the next `hookhost log --export` sends"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    user_config(&project, &user_toml(&receiver.url()));
+    let out = export(&project);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("exported 1 record(s)"));
+    assert_eq!(traced(&receiver).len(), 6);
+}
