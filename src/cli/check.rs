@@ -181,6 +181,9 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
             ));
         }
     }
+    for line in recording(&layers, &mut warnings)? {
+        println!("{line}");
+    }
     for warning in &warnings {
         println!("warning: {warning}");
     }
@@ -316,4 +319,68 @@ fn access(source: &HookSource) -> Vec<String> {
         }
     }
     grants
+}
+
+/// Where decisions are recorded: the decision log the layers configure, and the telemetry
+/// export of the user's `[telemetry]` or the `OTEL_*` variables (a project's or local file's
+/// `[telemetry]` is ignored: a warning).
+fn recording(layers: &hookhost::Layers, warnings: &mut Vec<String>) -> Result<Vec<String>> {
+    let mut lines = Vec::new();
+    if let Some(log) = layers.decision_log()? {
+        lines.push(format!(
+            "decision log: {} (rotated past {} bytes, {} old file(s) kept{})",
+            safe(&log.file.path().display().to_string()),
+            log.spec.max_bytes,
+            log.spec.keep,
+            if log.spec.required {
+                "; required: tool calls are blocked while it cannot be written"
+            } else {
+                ""
+            }
+        ));
+    }
+    let mut table = None;
+    for (layer, path) in [
+        (hookhost::Layer::User, &layers.user),
+        (hookhost::Layer::Project, &layers.project),
+        (hookhost::Layer::Local, &layers.local),
+    ] {
+        let Some(path) = path else { continue };
+        let Some(spec) = Config::load_optional(path)?.and_then(|config| config.telemetry) else {
+            continue;
+        };
+        if layer == hookhost::Layer::User {
+            table = Some(spec);
+        } else {
+            warnings.push(format!(
+                "[telemetry] in {} is ignored: only your own hooks.toml says where decisions \
+                 are sent, not a project's",
+                safe(&path.display().to_string())
+            ));
+        }
+    }
+    let variable = std::env::var("OTEL_EXPORTER_OTLP_ENDPOINT")
+        .or_else(|_| std::env::var("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"))
+        .ok();
+    let disabled = std::env::var("OTEL_SDK_DISABLED").is_ok_and(|v| v.trim() == "true");
+    let endpoint = variable
+        .clone()
+        .or_else(|| table.as_ref().and_then(|spec| spec.endpoint.clone()));
+    if !disabled && (table.is_some() || variable.is_some()) {
+        let spool = table.as_ref().is_some_and(|spec| spec.spool);
+        lines.push(format!(
+            "telemetry: OTLP to {}{}",
+            safe(
+                endpoint
+                    .as_deref()
+                    .unwrap_or("the default endpoint (localhost)")
+            ),
+            if spool {
+                "; spooled: agents send nothing, `hookhost log --export` sends the log's records"
+            } else {
+                "; sent by each process, at most exit_timeout_ms at its end"
+            }
+        ));
+    }
+    Ok(lines)
 }

@@ -342,3 +342,46 @@ fn spooled_records_wait_in_the_log_and_log_export_sends_each_once() {
     assert!(String::from_utf8_lossy(&out.stdout).contains("exported 1 record(s)"));
     assert_eq!(traced(&receiver).len(), 6);
 }
+
+#[test]
+fn check_says_where_decisions_go_and_which_telemetry_table_is_ignored() {
+    let project = Project::new();
+    user_config(
+        &project,
+        "[log]\npath = \"decisions.jsonl\"\nrequired = true\n\n[telemetry]\nendpoint = \"http://collector.internal:4318\"\nspool = true\n",
+    );
+    project.config(&format!(
+        "[telemetry]\nendpoint = \"http://elsewhere.example:4318\"\n\n{}",
+        hook("PreToolUse", BLOCKS_RM, "name = \"no-rm\"")
+    ));
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_hookhost"))
+        .arg("check")
+        .current_dir(project.root())
+        .env("HOOKHOST_CONFIG_DIR", project.path(".no-user-config"))
+        .env("HOOKHOST_DATA_DIR", project.path(".no-user-data"))
+        .env_remove("OTEL_EXPORTER_OTLP_ENDPOINT")
+        .env_remove("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        stdout.contains("decision log: ")
+            && stdout.contains(".no-user-config/decisions.jsonl (rotated past 10485760 bytes, 5 old file(s) kept; required"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("telemetry: OTLP to http://collector.internal:4318; spooled"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("warning: [telemetry] in ")
+            && stdout.contains(".forgeflare/hooks.toml is ignored"),
+        "{stdout}"
+    );
+}
