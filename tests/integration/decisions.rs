@@ -387,36 +387,14 @@ fn agent_hook_processes_at_once_and_killed_mid_write_leave_only_whole_records() 
         )
     ));
     let log = project.path(".forgeflare/decisions.jsonl");
-    let event = |n: usize, size: usize| {
-        json!({
-            "session_id": format!("s{n}"),
-            "cwd": project.root(),
-            "hook_event_name": "PreToolUse",
-            "tool_name": "Bash",
-            "tool_input": {"command": format!("echo {n} {}", "x".repeat(size))},
-        })
-        .to_string()
-    };
     let spawn = |n: usize, size: usize| {
-        use std::io::Write as _;
-        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_hookhost"))
-            .args(["agent-hook", "--format", "claude"])
-            .current_dir(project.root())
-            .env("HOOKHOST_CONFIG_DIR", project.path(".no-user-config"))
-            .env("HOOKHOST_DATA_DIR", project.path(".no-user-data"))
-            .envs(crate::support::test_cache_env())
-            .env_remove("CLAUDE_PROJECT_DIR")
-            .stdin(std::process::Stdio::piped())
+        let mut agent = crate::support::agent_hook_command(&project);
+        agent
             .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
-            .spawn()
-            .unwrap();
-        let mut stdin = child.stdin.take().unwrap();
-        let event = event(n, size);
-        std::thread::spawn(move || {
-            let _ = stdin.write_all(event.as_bytes());
-        });
-        child
+            .stderr(std::process::Stdio::null());
+        let command = format!("echo {n} {}", "x".repeat(size));
+        let event = crate::support::claude_bash_event(&project, &format!("s{n}"), &command);
+        crate::support::with_stdin(&mut agent, event)
     };
     let mut finished = Vec::new();
     // Sixteen agents at once, with records of 64 KiB.
@@ -521,33 +499,12 @@ fn the_users_log_holds_for_every_project_and_records_what_a_broken_one_blocks() 
         hook("PreToolUse", BLOCKS_RM, "name = \"no-rm\"")
     ));
     let agent_hook = |command: &str| {
-        use std::io::Write as _;
-        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_hookhost"))
-            .args(["agent-hook", "--format", "claude"])
-            .current_dir(project.root())
-            .env("HOOKHOST_CONFIG_DIR", &user)
-            .env("HOOKHOST_DATA_DIR", project.path(".no-user-data"))
-            .envs(crate::support::test_cache_env())
-            .env_remove("CLAUDE_PROJECT_DIR")
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
+        let mut agent = crate::support::agent_hook_command(&project);
+        agent.env("HOOKHOST_CONFIG_DIR", &user);
+        let event = crate::support::claude_bash_event(&project, "s-9", command);
+        let out = crate::support::with_stdin(&mut agent, event)
+            .wait_with_output()
             .unwrap();
-        let event = json!({
-            "session_id": "s-9",
-            "cwd": project.root(),
-            "hook_event_name": "PreToolUse",
-            "tool_name": "Bash",
-            "tool_input": {"command": command},
-        });
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(event.to_string().as_bytes())
-            .unwrap();
-        let out = child.wait_with_output().unwrap();
         String::from_utf8_lossy(&out.stdout).into_owned()
     };
     assert!(agent_hook("rm -rf /").contains("\"deny\""));

@@ -325,3 +325,48 @@ pub fn beside_a_ticker<T>(
         (got, elapsed, ticks.load(Ordering::SeqCst))
     })
 }
+
+/// `hookhost agent-hook --format claude` in `project`, hermetic: the user's configuration is
+/// `.no-user-config` (a test writes its hooks.toml there when it needs one), no `OTEL_*` of
+/// whoever runs the tests; stdio piped. Set more, then [`with_stdin`].
+pub fn agent_hook_command(project: &Project) -> std::process::Command {
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_hookhost"));
+    command
+        .args(["agent-hook", "--format", "claude"])
+        .current_dir(project.root())
+        .env("HOOKHOST_CONFIG_DIR", project.path(".no-user-config"))
+        .env("HOOKHOST_DATA_DIR", project.path(".no-user-data"))
+        .envs(test_cache_env())
+        .env_remove("CLAUDE_PROJECT_DIR")
+        .env_remove("OTEL_EXPORTER_OTLP_ENDPOINT")
+        .env_remove("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT")
+        .env_remove("OTEL_SDK_DISABLED")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    command
+}
+
+/// Claude Code's PreToolUse event of a Bash `command` in `project`, in `session`.
+pub fn claude_bash_event(project: &Project, session: &str, command: &str) -> String {
+    serde_json::json!({
+        "session_id": session,
+        "cwd": project.root(),
+        "hook_event_name": "PreToolUse",
+        "tool_name": "Bash",
+        "tool_input": {"command": command},
+    })
+    .to_string()
+}
+
+/// Spawns `command` and writes `stdin` to it from a thread of its own (a child may exit before
+/// reading it all).
+pub fn with_stdin(command: &mut std::process::Command, stdin: String) -> std::process::Child {
+    use std::io::Write as _;
+    let mut child = command.spawn().unwrap();
+    let mut pipe = child.stdin.take().unwrap();
+    std::thread::spawn(move || {
+        let _ = pipe.write_all(stdin.as_bytes());
+    });
+    child
+}

@@ -85,14 +85,14 @@ fn attribute<'a>(attributes: &'a [KeyValue], key: &str) -> Option<&'a any_value:
         .and_then(|value| value.value.as_ref())
 }
 
-fn string<'a>(attributes: &'a [KeyValue], key: &str) -> Option<&'a str> {
+pub(crate) fn string<'a>(attributes: &'a [KeyValue], key: &str) -> Option<&'a str> {
     match attribute(attributes, key) {
         Some(any_value::Value::StringValue(text)) => Some(text),
         _ => None,
     }
 }
 
-fn spans(receiver: &Receiver) -> Vec<Span> {
+pub(crate) fn spans(receiver: &Receiver) -> Vec<Span> {
     receiver.with(|received| {
         received
             .traces

@@ -3,14 +3,12 @@
 //! their trace id, configured by `[telemetry]` or by the `OTEL_*` variables alone; and an agent
 //! that gets its answer, within the exit bound, when the collector is dead or silent.
 
-use std::io::Write as _;
 use std::time::{Duration, Instant};
 
-use opentelemetry_proto::tonic::common::v1::{KeyValue, any_value};
-use opentelemetry_proto::tonic::trace::v1::Span;
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use crate::telemetry::otlp::{self, Behaviour, Receiver};
+use crate::telemetry::{spans, string};
 
 use crate::support::{Project, hook};
 
@@ -24,37 +22,13 @@ struct Reply {
 
 /// `hookhost agent-hook --format claude` on a Bash call of `command`, with `env` set.
 fn agent_hook(project: &Project, command: &str, env: &[(&str, &str)]) -> Reply {
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_hookhost"))
-        .args(["agent-hook", "--format", "claude"])
-        .current_dir(project.root())
-        .env("HOOKHOST_CONFIG_DIR", project.path(".no-user-config"))
-        .env("HOOKHOST_DATA_DIR", project.path(".no-user-data"))
-        .envs(crate::support::test_cache_env())
-        .env_remove("CLAUDE_PROJECT_DIR")
-        .env_remove("OTEL_EXPORTER_OTLP_ENDPOINT")
-        .env_remove("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT")
-        .env_remove("OTEL_SDK_DISABLED")
-        .envs(env.iter().copied())
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut agent = crate::support::agent_hook_command(project);
+    agent.envs(env.iter().copied());
     let started = Instant::now();
-    let event = json!({
-        "session_id": "s-7",
-        "cwd": project.root(),
-        "hook_event_name": "PreToolUse",
-        "tool_name": "Bash",
-        "tool_input": {"command": command},
-    });
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(event.to_string().as_bytes())
+    let event = crate::support::claude_bash_event(project, "s-7", command);
+    let out = crate::support::with_stdin(&mut agent, event)
+        .wait_with_output()
         .unwrap();
-    let out = child.wait_with_output().unwrap();
     Reply {
         stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
         stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
@@ -67,27 +41,6 @@ fn user_config(project: &Project, toml: &str) {
     let dir = project.path(".no-user-config");
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("hooks.toml"), toml).unwrap();
-}
-
-fn string<'a>(attributes: &'a [KeyValue], key: &str) -> Option<&'a str> {
-    attributes.iter().find(|kv| kv.key == key).and_then(|kv| {
-        match kv.value.as_ref()?.value.as_ref()? {
-            any_value::Value::StringValue(text) => Some(text.as_str()),
-            _ => None,
-        }
-    })
-}
-
-fn spans(receiver: &Receiver) -> Vec<Span> {
-    receiver.with(|received| {
-        received
-            .traces
-            .iter()
-            .flat_map(|request| &request.resource_spans)
-            .flat_map(|resource| &resource.scope_spans)
-            .flat_map(|scope| scope.spans.clone())
-            .collect()
-    })
 }
 
 fn hex(bytes: &[u8]) -> String {
