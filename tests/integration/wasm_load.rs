@@ -152,6 +152,15 @@ fn a_missing_file_is_a_config_error_and_the_facade_fails_closed() {
 
 fn runner_with_cache(project: &Project, cache: &std::path::Path, wasm: &str) -> HookRunner {
     let config = project.config(&format!("[[hooks]]\nevent = \"Stop\"\nwasm = '{wasm}'\n"));
+    load_with_cache(project, cache, &config)
+}
+
+/// The runner of the hooks.toml at `config`, with the compile cache in `cache`.
+fn load_with_cache(
+    project: &Project,
+    cache: &std::path::Path,
+    config: &std::path::Path,
+) -> HookRunner {
     let mut options = RunnerOptions::new(project.root());
     options.cache = CacheMode::Keyed {
         dir: cache.to_path_buf(),
@@ -285,9 +294,11 @@ fn runners_starting_together_share_the_cache_without_corrupting_it() {
     let project = Project::new();
     let cache = project.path("cache");
     let probe = probe();
+    // Written once: a file rewritten while another runner reads it is not what this tests.
+    let config = project.config(&format!("[[hooks]]\nevent = \"Stop\"\nwasm = '{probe}'\n"));
     std::thread::scope(|scope| {
         for _ in 0..4 {
-            scope.spawn(|| runner_with_cache(&project, &cache, &probe));
+            scope.spawn(|| load_with_cache(&project, &cache, &config));
         }
     });
     only_entry(&cache);
