@@ -50,6 +50,8 @@ pub fn run(layers: &Layers) -> Result<ExitCode> {
              hooks.toml, or set OTEL_EXPORTER_OTLP_ENDPOINT",
         )?;
     let cursor_path = sibling(log.file.path(), ".exported");
+    // One export at a time: two would send the same records and race on the cursor.
+    let _held = ExportLock::take(&sibling(log.file.path(), ".exported.lock"))?;
     let cursor: Option<Cursor> = match std::fs::read(&cursor_path) {
         Ok(bytes) => Some(serde_json::from_slice(&bytes).with_context(|| {
             format!(
@@ -135,6 +137,42 @@ pub fn run(layers: &Layers) -> Result<ExitCode> {
         eprintln!("skipped {skipped} line(s) that are not decision records");
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// An exclusive `flock` on the export's lock file, released when dropped (and by the kernel
+/// when the process dies).
+struct ExportLock(std::fs::File);
+
+impl ExportLock {
+    fn take(path: &Path) -> Result<ExportLock> {
+        use std::os::fd::AsRawFd as _;
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(path)
+            .with_context(|| format!("cannot open {}", path.display()))?;
+        // SAFETY: `file` is an open descriptor, owned by the returned guard.
+        if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
+            let error = std::io::Error::last_os_error();
+            if error.kind() == std::io::ErrorKind::WouldBlock {
+                bail!(
+                    "another `hookhost log --export` is running (it holds {}): let it finish",
+                    path.display()
+                );
+            }
+            return Err(error).with_context(|| format!("cannot lock {}", path.display()));
+        }
+        Ok(ExportLock(file))
+    }
+}
+
+impl Drop for ExportLock {
+    fn drop(&mut self) {
+        use std::os::fd::AsRawFd as _;
+        // SAFETY: the descriptor is still open (the guard owns its file).
+        unsafe { libc::flock(self.0.as_raw_fd(), libc::LOCK_UN) };
+    }
 }
 
 /// `path` with `suffix` added to its name.

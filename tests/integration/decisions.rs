@@ -541,3 +541,26 @@ fn the_users_log_holds_for_every_project_and_records_what_a_broken_one_blocks() 
     );
     assert_eq!(blocked["hooks"], json!([]));
 }
+
+#[test]
+fn an_agent_hook_that_cannot_write_its_log_says_so_on_stderr_and_its_decision_stands() {
+    let project = Project::new();
+    // The log's path is a directory: the writer's append fails after the agent has its answer.
+    std::fs::create_dir_all(project.path(".forgeflare/decisions.jsonl")).unwrap();
+    project.config(&format!(
+        "[log]\npath = \"decisions.jsonl\"\n\n{}",
+        hook("PreToolUse", BLOCKS_RM, "name = \"no-rm\"")
+    ));
+    let mut agent = crate::support::agent_hook_command(&project);
+    let event = crate::support::claude_bash_event(&project, "s-1", "rm -rf /");
+    let out = crate::support::with_stdin(&mut agent, event)
+        .wait_with_output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&out.stdout).contains("\"deny\""));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("hookhost: 1 decision record(s) could not be written to ")
+            && stderr.contains("decisions.jsonl"),
+        "{stderr}"
+    );
+}

@@ -291,6 +291,23 @@ fn spooled_records_wait_in_the_log_and_log_export_sends_each_once() {
         String::from_utf8_lossy(&out.stderr)
     );
     user_config(&project, &user_toml(&receiver.url()));
+    // Exports take turns: one that finds another running stops.
+    {
+        use std::os::fd::AsRawFd as _;
+        let lock =
+            std::fs::File::create(project.path(".no-user-config/decisions.jsonl.exported.lock"))
+                .unwrap();
+        // SAFETY: `lock` is open until the end of this block, which releases the lock.
+        assert_eq!(unsafe { libc::flock(lock.as_raw_fd(), libc::LOCK_EX) }, 0);
+        let out = export(&project);
+        assert_eq!(out.status.code(), Some(1));
+        assert!(
+            String::from_utf8_lossy(&out.stderr)
+                .contains("another `hookhost log --export` is running"),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
     let out = export(&project);
     assert!(String::from_utf8_lossy(&out.stdout).contains("exported 1 record(s)"));
     assert_eq!(traced(&receiver).len(), 6);
