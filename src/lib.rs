@@ -27,6 +27,8 @@
 //!            ─▶ Outcome returned                                                 (outcome)
 //!            ─▶ async hooks handed to the background                 (runner::background)
 //!            ─▶ effects: convergence.json                                    (convergence)
+//!            ─▶ a draft of the decision record ─▶ the recorder's writer thread:
+//!               [log] file (decision) and OTLP export (telemetry, [telemetry])
 //! ```
 //!
 //! Events are data: the [`event::catalog`] says, per event, what a matcher compares, which
