@@ -326,6 +326,7 @@ pub fn beside_a_ticker<T>(
     })
 }
 
+#[cfg(feature = "cli")]
 /// `hookhost agent-hook --format claude` in `project`, hermetic: the user's configuration is
 /// `.no-user-config` (a test writes its hooks.toml there when it needs one), no `OTEL_*` of
 /// whoever runs the tests; stdio piped. Set more, then [`with_stdin`].
@@ -347,6 +348,7 @@ pub fn agent_hook_command(project: &Project) -> std::process::Command {
     command
 }
 
+#[cfg(feature = "cli")]
 /// Claude Code's PreToolUse event of a Bash `command` in `project`, in `session`.
 pub fn claude_bash_event(project: &Project, session: &str, command: &str) -> String {
     serde_json::json!({
@@ -359,6 +361,7 @@ pub fn claude_bash_event(project: &Project, session: &str, command: &str) -> Str
     .to_string()
 }
 
+#[cfg(feature = "cli")]
 /// Spawns `command` and writes `stdin` to it from a thread of its own (a child may exit before
 /// reading it all).
 pub fn with_stdin(command: &mut std::process::Command, stdin: String) -> std::process::Child {
