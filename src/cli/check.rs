@@ -322,8 +322,8 @@ fn access(source: &HookSource) -> Vec<String> {
 }
 
 /// Where decisions are recorded: the decision log the layers configure, and the telemetry
-/// export of the user's `[telemetry]` or the `OTEL_*` variables (a project's or local file's
-/// `[telemetry]` is ignored: a warning).
+/// export of the user's `[telemetry]` or the `OTEL_*` variables, as the runner resolves them (a
+/// project's or local file's `[telemetry]` is ignored: a warning).
 fn recording(layers: &hookhost::Layers, warnings: &mut Vec<String>) -> Result<Vec<String>> {
     let mut lines = Vec::new();
     if let Some(log) = layers.decision_log()? {
@@ -339,48 +339,25 @@ fn recording(layers: &hookhost::Layers, warnings: &mut Vec<String>) -> Result<Ve
             }
         ));
     }
-    let mut table = None;
-    for (layer, path) in [
-        (hookhost::Layer::User, &layers.user),
-        (hookhost::Layer::Project, &layers.project),
-        (hookhost::Layer::Local, &layers.local),
-    ] {
-        let Some(path) = path else { continue };
-        let Some(spec) = Config::load_optional(path)?.and_then(|config| config.telemetry) else {
-            continue;
-        };
-        if layer == hookhost::Layer::User {
-            table = Some(spec);
-        } else {
-            warnings.push(format!(
-                "[telemetry] in {} is ignored: only your own hooks.toml says where decisions \
-                 are sent, not a project's",
-                safe(&path.display().to_string())
-            ));
-        }
-    }
-    let variable = std::env::var("OTEL_EXPORTER_OTLP_ENDPOINT")
-        .or_else(|_| std::env::var("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"))
-        .ok();
-    let disabled = std::env::var("OTEL_SDK_DISABLED").is_ok_and(|v| v.trim() == "true");
-    let endpoint = variable
-        .clone()
-        .or_else(|| table.as_ref().and_then(|spec| spec.endpoint.clone()));
-    if !disabled && (table.is_some() || variable.is_some()) {
-        let spool = table.as_ref().is_some_and(|spec| spec.spool);
-        lines.push(format!(
+    let (table, ignored) = layers.telemetry()?;
+    warnings.extend(ignored.iter().map(|warning| safe(warning)));
+    match hookhost::telemetry::Telemetry::configure(table.as_ref(), &|name| {
+        std::env::var(name).ok()
+    }) {
+        Ok(Some(configured)) => lines.push(format!(
             "telemetry: OTLP to {}{}",
-            safe(
-                endpoint
-                    .as_deref()
-                    .unwrap_or("the default endpoint (localhost)")
-            ),
-            if spool {
+            safe(configured.endpoint()),
+            if table.as_ref().is_some_and(|spec| spec.spool) {
                 "; spooled: agents send nothing, `hookhost log --export` sends the log's records"
             } else {
                 "; sent by each process, at most exit_timeout_ms at its end"
             }
-        ));
+        )),
+        Ok(None) => {}
+        Err(error) => warnings.push(format!(
+            "telemetry is off: {}",
+            safe(&hookhost::text::error_chain(&error))
+        )),
     }
     Ok(lines)
 }

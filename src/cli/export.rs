@@ -38,20 +38,25 @@ pub fn run(layers: &Layers) -> Result<ExitCode> {
              configures; add one to your hooks.toml"
         );
     };
-    let user = match &layers.user {
-        Some(path) => hookhost::Config::load_optional(path)?,
-        None => None,
-    };
-    let spec = user.as_ref().and_then(|config| config.telemetry.as_ref());
+    let (table, _) = layers.telemetry()?;
+    let spec = table.as_ref();
     let telemetry = Telemetry::new(spec, &|name| std::env::var(name).ok())
         .context("telemetry cannot start")?
         .context(
             "telemetry is not configured: add a [telemetry] table with an `endpoint` to your \
              hooks.toml, or set OTEL_EXPORTER_OTLP_ENDPOINT",
         )?;
-    let cursor_path = sibling(log.file.path(), ".exported");
+    let cursor_path = log.file.beside(".exported");
     // One export at a time: two would send the same records and race on the cursor.
-    let _held = ExportLock::take(&sibling(log.file.path(), ".exported.lock"))?;
+    let lock = log.file.beside(".exported.lock");
+    let Some(_held) = hookhost::decision::FileLock::try_exclusive(&lock)
+        .with_context(|| format!("cannot lock {}", lock.display()))?
+    else {
+        bail!(
+            "another `hookhost log --export` is running (it holds {}): let it finish",
+            lock.display()
+        );
+    };
     let cursor: Option<Cursor> = match std::fs::read(&cursor_path) {
         Ok(bytes) => Some(serde_json::from_slice(&bytes).with_context(|| {
             format!(
@@ -65,10 +70,9 @@ pub fn run(layers: &Layers) -> Result<ExitCode> {
         }
     };
     // Oldest first, the files that exist, each with its first record's id.
-    let files: Vec<(PathBuf, Option<String>)> = (1..=log.spec.keep)
-        .rev()
-        .map(|n| log.file.rotated(n))
-        .chain(std::iter::once(log.file.path().to_path_buf()))
+    let files: Vec<(PathBuf, Option<String>)> = log
+        .files()
+        .into_iter()
         .filter(|path| path.exists())
         .map(|path| {
             let first = first_id(&path);
@@ -97,9 +101,7 @@ pub fn run(layers: &Layers) -> Result<ExitCode> {
         let (lines, end) = whole_lines(path, from)?;
         for line in lines.split(|b| *b == b'\n').filter(|l| !l.is_empty()) {
             match serde_json::from_slice::<Value>(line) {
-                Ok(record) if record.get("id").is_some() && record.get("hooks").is_some() => {
-                    records.push(record)
-                }
+                Ok(record) if hookhost::decision::is_record(&record) => records.push(record),
                 _ => skipped += 1,
             }
         }
@@ -137,49 +139,6 @@ pub fn run(layers: &Layers) -> Result<ExitCode> {
         eprintln!("skipped {skipped} line(s) that are not decision records");
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// An exclusive `flock` on the export's lock file, released when dropped (and by the kernel
-/// when the process dies).
-struct ExportLock(std::fs::File);
-
-impl ExportLock {
-    fn take(path: &Path) -> Result<ExportLock> {
-        use std::os::fd::AsRawFd as _;
-        let file = std::fs::OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(path)
-            .with_context(|| format!("cannot open {}", path.display()))?;
-        // SAFETY: `file` is an open descriptor, owned by the returned guard.
-        if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
-            let error = std::io::Error::last_os_error();
-            if error.kind() == std::io::ErrorKind::WouldBlock {
-                bail!(
-                    "another `hookhost log --export` is running (it holds {}): let it finish",
-                    path.display()
-                );
-            }
-            return Err(error).with_context(|| format!("cannot lock {}", path.display()));
-        }
-        Ok(ExportLock(file))
-    }
-}
-
-impl Drop for ExportLock {
-    fn drop(&mut self) {
-        use std::os::fd::AsRawFd as _;
-        // SAFETY: the descriptor is still open (the guard owns its file).
-        unsafe { libc::flock(self.0.as_raw_fd(), libc::LOCK_UN) };
-    }
-}
-
-/// `path` with `suffix` added to its name.
-fn sibling(path: &Path, suffix: &str) -> PathBuf {
-    let mut name = path.as_os_str().to_owned();
-    name.push(suffix);
-    PathBuf::from(name)
 }
 
 /// The id of the first record of the file at `path`, when its first line is one.

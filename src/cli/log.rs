@@ -69,13 +69,7 @@ pub fn run(args: LogArgs) -> Result<ExitCode> {
                      hooks.toml (or the project's), or pass --file PATH"
                 );
             };
-            // Oldest first: the highest rotated number, then down to the current file.
-            let mut files: Vec<PathBuf> = (1..=log.spec.keep)
-                .rev()
-                .map(|n| log.file.rotated(n))
-                .collect();
-            files.push(log.file.path().to_path_buf());
-            files
+            log.files()
         }
     };
     let since = args.since.map(|age| {
@@ -101,7 +95,7 @@ pub fn run(args: LogArgs) -> Result<ExitCode> {
                 continue;
             }
             match serde_json::from_slice::<Value>(&line) {
-                Ok(record) if record.get("id").is_some() && record.get("hooks").is_some() => {
+                Ok(record) if hookhost::decision::is_record(&record) => {
                     if keeps(&args, since, &record) {
                         kept.push(record);
                     }

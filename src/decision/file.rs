@@ -52,13 +52,7 @@ impl DecisionFile {
                 .mode(0o700)
                 .create(dir)?;
         }
-        let lock = OpenOptions::new()
-            .create(true)
-            .write(true)
-            .truncate(false)
-            .mode(0o600)
-            .open(self.lock_path())?;
-        let _held = Flock::exclusive(&lock)?;
+        let _held = FileLock::exclusive(&self.lock_path())?;
         let mut file = self.open()?;
         let mut len = file.metadata()?.len();
         let mut lines = Vec::new();
@@ -92,15 +86,18 @@ impl DecisionFile {
     }
 
     fn lock_path(&self) -> PathBuf {
-        let mut name = self.path.as_os_str().to_owned();
-        name.push(".lock");
-        PathBuf::from(name)
+        self.beside(".lock")
     }
 
     /// `FILE.{n}`, the `n`th newest rotated file.
     pub fn rotated(&self, n: u32) -> PathBuf {
+        self.beside(&format!(".{n}"))
+    }
+
+    /// `FILE{suffix}`: a file kept beside the log (its lock, the export's cursor).
+    pub fn beside(&self, suffix: &str) -> PathBuf {
         let mut name = self.path.as_os_str().to_owned();
-        name.push(format!(".{n}"));
+        name.push(suffix);
         PathBuf::from(name)
     }
 
@@ -128,16 +125,19 @@ fn ends_with_newline(file: &mut File, len: u64) -> std::io::Result<bool> {
     Ok(last[0] == b'\n')
 }
 
-/// An exclusive `flock`, released when dropped (and by the kernel when the process dies).
-struct Flock<'a>(&'a File);
+/// An exclusive `flock` on a lock file, released when dropped (and by the kernel when the
+/// process dies): what serializes the log's writers, and `hookhost log --export`s.
+#[derive(Debug)]
+pub struct FileLock(File);
 
-impl<'a> Flock<'a> {
-    fn exclusive(file: &'a File) -> std::io::Result<Flock<'a>> {
+impl FileLock {
+    /// Waits for the lock on `path` (created, `0600`, if missing).
+    pub fn exclusive(path: &Path) -> std::io::Result<FileLock> {
+        let file = FileLock::open(path)?;
         loop {
-            // SAFETY: `file` is an open descriptor for as long as the returned guard lives.
-            let result = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX) };
-            if result == 0 {
-                return Ok(Flock(file));
+            // SAFETY: `file` is an open descriptor, owned by the returned guard.
+            if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX) } == 0 {
+                return Ok(FileLock(file));
             }
             let error = std::io::Error::last_os_error();
             if error.kind() != std::io::ErrorKind::Interrupted {
@@ -145,11 +145,34 @@ impl<'a> Flock<'a> {
             }
         }
     }
+
+    /// The lock on `path` if nobody holds it, `None` if somebody does.
+    pub fn try_exclusive(path: &Path) -> std::io::Result<Option<FileLock>> {
+        let file = FileLock::open(path)?;
+        // SAFETY: `file` is an open descriptor, owned by the returned guard.
+        if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } == 0 {
+            return Ok(Some(FileLock(file)));
+        }
+        let error = std::io::Error::last_os_error();
+        match error.kind() {
+            std::io::ErrorKind::WouldBlock => Ok(None),
+            _ => Err(error),
+        }
+    }
+
+    fn open(path: &Path) -> std::io::Result<File> {
+        OpenOptions::new()
+            .create(true)
+            .write(true)
+            .truncate(false)
+            .mode(0o600)
+            .open(path)
+    }
 }
 
-impl Drop for Flock<'_> {
+impl Drop for FileLock {
     fn drop(&mut self) {
-        // SAFETY: the descriptor is still open (the guard borrows its file).
+        // SAFETY: the descriptor is still open (the guard owns its file).
         unsafe { libc::flock(self.0.as_raw_fd(), libc::LOCK_UN) };
     }
 }

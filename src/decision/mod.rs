@@ -19,7 +19,7 @@ mod file;
 mod record;
 mod recorder;
 
-pub use file::DecisionFile;
+pub use file::{DecisionFile, FileLock};
 pub(crate) use record::new_id;
 pub(crate) use record::{Context, Masks};
 pub use record::{Draft, Provenance, record};
@@ -52,6 +52,21 @@ impl DecisionLog {
             spec: Arc::new(spec),
         }
     }
+
+    /// Its files, oldest first: the rotated ones (`FILE.{keep}` down to `FILE.1`), then
+    /// `FILE`; some may not exist.
+    pub fn files(&self) -> Vec<std::path::PathBuf> {
+        (1..=self.spec.keep)
+            .rev()
+            .map(|n| self.file.rotated(n))
+            .chain(std::iter::once(self.file.path().to_path_buf()))
+            .collect()
+    }
+}
+
+/// Whether `value`, a line of a log parsed, is a decision record (not a foreign line).
+pub fn is_record(value: &serde_json::Value) -> bool {
+    value.get("id").is_some() && value.get("hooks").is_some()
 }
 
 #[cfg(test)]

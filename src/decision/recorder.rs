@@ -38,8 +38,10 @@ pub struct Recorder {
     pub(crate) masks: Arc<Masks>,
     shared: Arc<Shared>,
     writer: OnceLock<Result<JoinHandle<()>, String>>,
-    /// A problem to say once, on the next outcome (telemetry that could not start).
+    /// A problem to say once, on the next outcome (telemetry that could not start); the flag
+    /// keeps the lock off the calling path when there is none.
     notice: Mutex<Option<String>>,
+    has_notice: std::sync::atomic::AtomicBool,
 }
 
 /// A draft waiting for the writer.
@@ -107,16 +109,25 @@ impl Recorder {
             shared: Default::default(),
             writer: OnceLock::new(),
             notice: Mutex::new(None),
+            has_notice: Default::default(),
         })
     }
 
     /// Says `problem` once, on the next outcome recorded.
     pub fn warn_once(&self, problem: String) {
         *self.notice.lock().unwrap_or_else(|e| e.into_inner()) = Some(problem);
+        self.has_notice
+            .store(true, std::sync::atomic::Ordering::Release);
     }
 
     /// The problem [`Recorder::warn_once`] was given, the first time it is asked for.
     pub fn take_notice(&self) -> Option<String> {
+        if !self
+            .has_notice
+            .swap(false, std::sync::atomic::Ordering::Acquire)
+        {
+            return None;
+        }
         self.notice.lock().unwrap_or_else(|e| e.into_inner()).take()
     }
 
@@ -179,6 +190,10 @@ impl Recorder {
     /// could not: the warning the next outcome carries.
     pub fn take_failures(&self) -> Option<(u64, String)> {
         let failed = &self.shared.failed;
+        // A load first: the calling path asks on every record, and there rarely is one.
+        if failed.count.load(std::sync::atomic::Ordering::Relaxed) == 0 {
+            return None;
+        }
         let count = failed.count.swap(0, std::sync::atomic::Ordering::Relaxed);
         (count > 0).then(|| {
             let last = failed.last.lock().unwrap_or_else(|e| e.into_inner());

@@ -22,6 +22,7 @@ use super::{HookRunner, RunnerOptions};
 use crate::approvals::Approvals;
 use crate::config::{
     Config, ConfigError, ConfigProblem, HookSource, HookSpec, Layer, ProjectPolicy, ProjectsSpec,
+    TelemetrySpec,
 };
 use crate::decision::{DecisionLog, Recorder};
 
@@ -72,6 +73,20 @@ impl Layers {
     /// The decision log these layers configure (see [`HookRunner::load_layers`] for which
     /// `[log]` wins), without loading any hook: what `hookhost log` reads.
     pub fn decision_log(&self) -> Result<Option<DecisionLog>, ConfigError> {
+        Ok(pick_log(&self.configs()?))
+    }
+
+    /// The `[telemetry]` table that counts for these layers (the user's own), without loading
+    /// any hook, and a warning for each other file whose table is ignored: what `hookhost
+    /// check` shows and `hookhost log --export` sends with.
+    pub fn telemetry(&self) -> Result<(Option<TelemetrySpec>, Vec<String>), ConfigError> {
+        let configs = self.configs()?;
+        let (spec, ignored) = telemetry_table(&configs, false);
+        Ok((spec.cloned(), ignored))
+    }
+
+    /// Each layer's file that exists, parsed; an invalid one is an error.
+    fn configs(&self) -> Result<Vec<(Layer, Config)>, ConfigError> {
         let mut configs = Vec::new();
         for (layer, path) in [
             (Layer::User, &self.user),
@@ -84,7 +99,7 @@ impl Layers {
                 configs.push((layer, config));
             }
         }
-        Ok(pick_log(&configs))
+        Ok(configs)
     }
 
     /// The recorder of the files that load, skipping those that do not: where a fail-closed
@@ -136,24 +151,8 @@ fn pick_telemetry(
     own_file: bool,
     problems: &mut Vec<String>,
 ) -> Result<Option<std::sync::Arc<dyn crate::decision::Export>>, String> {
-    let mut spec = None;
-    for (layer, config) in configs {
-        let Some(table) = &config.telemetry else {
-            continue;
-        };
-        if *layer == Layer::User || own_file {
-            spec = spec.or(Some(table));
-        } else {
-            problems.push(format!(
-                "[telemetry] in {} is ignored: only your own hooks.toml ({}) says where                  decisions are sent, not a project's",
-                config.path.display(),
-                Layers::user_config().map_or_else(
-                    || "in the user's configuration directory".to_string(),
-                    |path| path.display().to_string()
-                )
-            ));
-        }
-    }
+    let (spec, ignored) = telemetry_table(configs, own_file);
+    problems.extend(ignored);
     // `spool = true`: records wait in the decision log for `hookhost log --export`.
     if spec.is_some_and(|spec| spec.spool) {
         return Ok(None);
@@ -176,6 +175,36 @@ fn pick_telemetry(
     _: &mut Vec<String>,
 ) -> Result<Option<std::sync::Arc<dyn crate::decision::Export>>, String> {
     Ok(None)
+}
+
+/// The `[telemetry]` of `configs` that counts: the user's own (or, `own_file`, that of the one
+/// file an embedder loaded itself), and a warning for each other file's, which is ignored: a
+/// cloned repository must not choose where its users' commands are sent.
+fn telemetry_table(
+    configs: &[(Layer, Config)],
+    own_file: bool,
+) -> (Option<&TelemetrySpec>, Vec<String>) {
+    let mut spec = None;
+    let mut ignored = Vec::new();
+    for (layer, config) in configs {
+        let Some(table) = &config.telemetry else {
+            continue;
+        };
+        if *layer == Layer::User || own_file {
+            spec = spec.or(Some(table));
+        } else {
+            ignored.push(format!(
+                "[telemetry] in {} is ignored: only your own hooks.toml ({}) says where \
+                 decisions are sent, not a project's",
+                config.path.display(),
+                Layers::user_config().map_or_else(
+                    || "in the user's configuration directory".to_string(),
+                    |path| path.display().to_string()
+                )
+            ));
+        }
+    }
+    (spec, ignored)
 }
 
 /// The user's `[log]` holds for every layer: a project may not turn it off or redirect it.

@@ -123,6 +123,13 @@ pub struct Configured {
 }
 
 impl Configured {
+    /// Where spans go: the collector's URL (OTLP/HTTP's `/v1/traces` left out, as
+    /// `endpoint` is written).
+    pub fn endpoint(&self) -> &str {
+        let endpoint = &self.settings.traces.endpoint;
+        endpoint.strip_suffix("/v1/traces").unwrap_or(endpoint)
+    }
+
     /// Starts the exporters: the runtime thread, the SDK's providers.
     pub fn start(self) -> Result<Telemetry, TelemetryError> {
         let settings = self.settings;

@@ -192,7 +192,10 @@ fn a_projects_telemetry_table_sends_nothing_and_says_so() {
         reply.stderr.contains("[telemetry] in ")
             && reply
                 .stderr
-                .contains("is ignored: only your own hooks.toml"),
+                .contains("is ignored: only your own hooks.toml")
+            && reply
+                .stderr
+                .contains(") says where decisions are sent, not a project's"),
         "{}",
         reply.stderr
     );
@@ -201,8 +204,13 @@ fn a_projects_telemetry_table_sends_nothing_and_says_so() {
 
 /// `hookhost log --export` for the project, with the user's configuration.
 fn export(project: &Project) -> std::process::Output {
+    hookhost(project, &["log", "--export"])
+}
+
+/// `hookhost ARGS` in the project, with the user's configuration and no `OTEL_*` variables.
+fn hookhost(project: &Project, args: &[&str]) -> std::process::Output {
     std::process::Command::new(env!("CARGO_BIN_EXE_hookhost"))
-        .args(["log", "--export"])
+        .args(args)
         .current_dir(project.root())
         .env("HOOKHOST_CONFIG_DIR", project.path(".no-user-config"))
         .env("HOOKHOST_DATA_DIR", project.path(".no-user-data"))
@@ -324,15 +332,7 @@ fn check_says_where_decisions_go_and_which_telemetry_table_is_ignored() {
         "[telemetry]\nendpoint = \"http://elsewhere.example:4318\"\n\n{}",
         hook("PreToolUse", BLOCKS_RM, "name = \"no-rm\"")
     ));
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_hookhost"))
-        .arg("check")
-        .current_dir(project.root())
-        .env("HOOKHOST_CONFIG_DIR", project.path(".no-user-config"))
-        .env("HOOKHOST_DATA_DIR", project.path(".no-user-data"))
-        .env_remove("OTEL_EXPORTER_OTLP_ENDPOINT")
-        .env_remove("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT")
-        .output()
-        .unwrap();
+    let out = hookhost(&project, &["check"]);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(
         out.status.code(),
@@ -354,4 +354,28 @@ fn check_says_where_decisions_go_and_which_telemetry_table_is_ignored() {
             && stdout.contains(".forgeflare/hooks.toml is ignored"),
         "{stdout}"
     );
+}
+
+#[test]
+fn an_unusable_otel_variable_turns_telemetry_off_with_a_warning_and_the_decision_stands() {
+    let receiver = Receiver::http(Behaviour::Accept);
+    let project = Project::new();
+    user_config(
+        &project,
+        &format!("[telemetry]\nendpoint = \"{}\"\n", receiver.url()),
+    );
+    project.config(&hook("PreToolUse", BLOCKS_RM, "name = \"no-rm\""));
+    let reply = agent_hook(
+        &project,
+        "rm -rf /",
+        &[("OTEL_EXPORTER_OTLP_PROTOCOL", "carrier-pigeon")],
+    );
+    assert!(reply.stdout.contains("\"deny\""), "{}", reply.stdout);
+    assert!(
+        reply.stderr.contains("telemetry is off: ")
+            && reply.stderr.contains("OTEL_EXPORTER_OTLP_PROTOCOL"),
+        "{}",
+        reply.stderr
+    );
+    assert_eq!(receiver.with(|received| received.requests), 0);
 }
