@@ -18,8 +18,9 @@
 //!                         │                                  │  deadline, fuel; WIT 0.2, 0.1
 //!                         │                                  │                          (wasm)
 //!                         │                                  └─ native: Rust closures (native)
-//!                         └─ [trust]: signatures and pins checked before any compile (bundle);
-//!                            oci:// references through hooks.lock (oci)
+//!                         └─ [trust]: pins, and signatures (minisign inside a bundle, cosign
+//!                            beside it in a registry) checked against keys and rules before
+//!                            any compile (bundle); oci:// references through hooks.lock (oci)
 //!
 //!            guards (a block stops a gate event) ─▶ re-check after rewrites ─▶ observers
 //!            ─▶ answers checked and merged: block > ask > warn > approve > allow

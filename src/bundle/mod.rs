@@ -12,11 +12,14 @@
 //! keys with `minisign -G` or `hookhost keygen`, and can check a bundle with the minisign tool
 //! on the payload `hookhost inspect --extract` writes out.
 
+pub mod cosign;
 mod metadata;
+mod policy;
 pub mod sections;
 mod trust;
 
 pub use metadata::{Metadata, read_metadata, with_metadata};
+pub use policy::{Attached, CosignKey, Signers, TrustPolicy, TrustRule};
 pub(crate) use trust::verify_pin_digest;
 pub use trust::{
     BundleError, KeyId, SignatureInfo, TrustStore, TrustedKey, Verified, sign, signatures, verify,

@@ -219,14 +219,55 @@ pub fn sign(
 /// failing one means the file changed after signing). With `require_signed`, at least one
 /// valid signature must come from a trusted, unrevoked key.
 pub fn verify(bytes: &[u8], trust: &TrustStore) -> Result<Verified, BundleError> {
+    let examined = examine(bytes, trust, &[])?;
+    if examined.signers.is_empty() && trust.require_signed {
+        return Err(examined.refusal());
+    }
+    Ok(Verified {
+        signers: examined.signers.into_iter().map(|(name, _)| name).collect(),
+    })
+}
+
+/// What a bundle's embedded signatures say, each checked.
+#[derive(Debug, Default)]
+pub(crate) struct Examined {
+    /// Trusted, unrevoked keys whose signatures verified: name and key id.
+    pub(crate) signers: Vec<(String, String)>,
+    /// Revoked keys whose signatures verified, as "name (id)".
+    pub(crate) revoked: Vec<String>,
+    /// The key ids of signatures by keys the store does not know.
+    pub(crate) unknown: Vec<String>,
+}
+
+impl Examined {
+    /// Why a bundle that needs a trusted signature has none.
+    pub(crate) fn refusal(self) -> BundleError {
+        if let Some(first) = self.revoked.into_iter().next() {
+            BundleError::Revoked(first)
+        } else if !self.unknown.is_empty() {
+            BundleError::Untrusted { ids: self.unknown }
+        } else {
+            BundleError::Unsigned
+        }
+    }
+}
+
+/// Checks every embedded signature by a key `trust` knows (a failing one is
+/// [`BundleError::Tampered`]); `revoked_ids` are key ids revoked by id.
+pub(crate) fn examine(
+    bytes: &[u8],
+    trust: &TrustStore,
+    revoked_ids: &[String],
+) -> Result<Examined, BundleError> {
     let found = signatures(bytes)?;
+    if found.is_empty() {
+        return Ok(Examined::default());
+    }
     let payload = payload(bytes).map_err(|e| BundleError::Malformed(e.to_string()))?;
-    let mut signers = Vec::new();
-    let mut revoked = Vec::new();
-    let mut unknown = Vec::new();
+    let mut examined = Examined::default();
     for info in &found {
         let Some(key) = trust.find(info.key_id) else {
-            unknown.push(info.key_id.to_string());
+            examined.unknown.push(info.key_id.to_string());
             continue;
         };
         let signature = SignatureBox::from_string(&info.minisig)
@@ -241,22 +282,14 @@ pub fn verify(bytes: &[u8], trust: &TrustStore) -> Result<Verified, BundleError>
             false,
         )
         .map_err(|_| BundleError::Tampered(described))?;
-        if key.revoked {
-            revoked.push(format!("{} ({})", key.name, info.key_id));
+        let id = info.key_id.to_string();
+        if key.revoked || revoked_ids.contains(&id) {
+            examined.revoked.push(format!("{} ({id})", key.name));
         } else {
-            signers.push(key.name.clone());
+            examined.signers.push((key.name.clone(), id));
         }
     }
-    if signers.is_empty() && trust.require_signed {
-        return Err(if let Some(first) = revoked.into_iter().next() {
-            BundleError::Revoked(first)
-        } else if !unknown.is_empty() {
-            BundleError::Untrusted { ids: unknown }
-        } else {
-            BundleError::Unsigned
-        });
-    }
-    Ok(Verified { signers })
+    Ok(examined)
 }
 
 /// Checks a pinned SHA-256 (hex, any case) of the whole file.

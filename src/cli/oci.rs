@@ -159,8 +159,17 @@ pub async fn lock(args: LockArgs) -> Result<ExitCode> {
     let lock_path = LockFile::path_in(config.base_dir());
     let store = open_store()?;
     let client = RegistryClient::new(args.network.plain_http);
-    let update =
-        registry::update_lock(&references, &lock_path, &client, &store, args.update).await?;
+    // The same `[trust]` a load checks with: the file's own under the user's.
+    let policy = hookhost::Layers::for_project(Some(config_path.clone())).trust_policy(&config)?;
+    let update = registry::update_lock_with(
+        &references,
+        &lock_path,
+        &client,
+        &store,
+        args.update,
+        &policy,
+    )
+    .await?;
     if let Some(invalid) = &update.replaced_invalid {
         println!("replacing an unreadable lock: {invalid}");
     }
@@ -184,8 +193,17 @@ pub async fn lock(args: LockArgs) -> Result<ExitCode> {
         } else {
             String::new()
         };
+        let signed = match (locked.bundle.signatures.len(), locked.bundle.signers.as_slice()) {
+            (0, _) => String::new(),
+            (n, []) => format!(", {n} signature{} (no trusted signer)", plural(n)),
+            (n, signers) => format!(
+                ", {n} signature{}, signed by {}",
+                plural(n),
+                signers.join(", ")
+            ),
+        };
         println!(
-            "{:width$}  wasm {}  {status}{fetched}",
+            "{:width$}  wasm {}  {status}{fetched}{signed}",
             locked.bundle.reference, locked.bundle.wasm
         );
     }
@@ -202,4 +220,8 @@ pub async fn lock(args: LockArgs) -> Result<ExitCode> {
         (_, false) => println!("{} is up to date", lock_path.display()),
     }
     Ok(ExitCode::SUCCESS)
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
 }

@@ -37,6 +37,7 @@ pub use error::{ConfigError, ConfigProblem};
 pub use location::Location;
 pub use log::{DEFAULT_DROP, LogSpec};
 pub use projects::{Ceiling, ProjectPolicy, ProjectsSpec};
+pub use trust::pattern_matches;
 pub use telemetry::{
     AttributeValue, MAX_TELEMETRY_TIMEOUT_MS, OtlpProtocol, TelemetrySpec, check_endpoint,
 };
@@ -85,6 +86,11 @@ pub struct TrustSpec {
     pub keys: Vec<KeySpec>,
     /// Where the table is in the file; `None` when the file has none.
     pub location: Option<Location>,
+    /// `[[trust.rules]]`: which keys must sign the registry references a pattern matches.
+    pub rules: Vec<RuleSpec>,
+    /// `revoked = ["KEY ID", ...]`: key ids whose signatures count for nothing, whoever lists
+    /// the key.
+    pub revoked: Vec<String>,
 }
 
 /// One `[[trust.keys]]` entry.
@@ -98,15 +104,53 @@ pub struct KeySpec {
     pub revoked: bool,
     /// Where the entry is in the file.
     pub location: Location,
+    /// What kind of key it is: `kind = "minisign"` (the default) or `"cosign"`.
+    pub kind: KeyKind,
+}
+
+/// The kind of a trusted key.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum KeyKind {
+    /// A minisign public key: signatures embedded in a bundle (`hookhost sign`).
+    #[default]
+    Minisign,
+    /// An ECDSA P-256 public key in PEM, as `cosign generate-key-pair` writes `cosign.pub`:
+    /// signatures attached to a registry artefact the way cosign attaches them.
+    Cosign,
+}
+
+impl KeyKind {
+    /// The hooks.toml spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            KeyKind::Minisign => "minisign",
+            KeyKind::Cosign => "cosign",
+        }
+    }
 }
 
 /// Where a public key comes from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum KeySource {
-    /// `key = "RWQ..."`: a minisign public key, base64.
+    /// `key = "..."`: the key itself (minisign: base64; cosign: the PEM text).
     Inline(String),
-    /// `file = "keys/team.pub"`: a minisign public key file, relative to the config file.
+    /// `file = "keys/team.pub"`: a public key file, relative to the config file.
     File(PathBuf),
+}
+
+/// One `[[trust.rules]]` entry: the registry references `pattern` matches need signatures by
+/// at least `min` of `keys`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RuleSpec {
+    /// `match = "oci://registry.example/platform/*"`: a reference pattern, `*` matching any
+    /// run of characters (`/` included); the tag and digest of a reference are not matched.
+    pub pattern: String,
+    /// The ids of the `[[trust.keys]]` that may sign.
+    pub keys: Vec<String>,
+    /// How many of them must: 1 for `any_of`, `min` when given, all of them for `all_of`.
+    pub min: usize,
+    /// Where the entry is in the file.
+    pub location: Location,
 }
 
 impl Config {

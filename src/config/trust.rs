@@ -1,4 +1,21 @@
-//! The `[trust]` table: keys for signed bundles.
+//! The `[trust]` table: the keys signatures are checked with, and the rules saying whose
+//! signatures a registry reference needs.
+//!
+//! ```toml
+//! [trust]
+//! require_signed = true            # every wasm hook signed by a trusted key (no rule matches)
+//! revoked = ["8A1B36A4C2F01D9E"]   # key ids whose signatures count for nothing
+//!
+//! [[trust.keys]]
+//! id = "platform-1"
+//! kind = "cosign"                  # minisign (default) | cosign (ECDSA P-256, cosign.pub)
+//! file = "keys/platform-1.pub"     # or key = "..."
+//!
+//! [[trust.rules]]
+//! match = "oci://registry.example/platform/*"
+//! any_of = ["platform-1", "platform-2", "platform-3"]
+//! min = 2                          # or all_of = [...]
+//! ```
 
 use std::path::PathBuf;
 
@@ -6,10 +23,14 @@ use toml::Spanned;
 use toml::de::DeValue;
 
 use super::fields::Problems;
-use super::{KeySource, KeySpec, TrustSpec};
+use super::{KeyKind, KeySource, KeySpec, RuleSpec, TrustSpec};
 
-/// `[trust]`: `require_signed`, and `[[trust.keys]]` entries with `id`, `key` or `file`, and
-/// `revoked`.
+/// The most `[[trust.rules]]` or `revoked` entries a file may hold.
+const MAX_RULES: usize = 256;
+
+/// `[trust]`: `require_signed`, `revoked`, `[[trust.keys]]` entries (`id`, `kind`, `key` or
+/// `file`, `revoked`) and `[[trust.rules]]` entries (`match`, `any_of` with `min`, or
+/// `all_of`).
 pub(super) fn parse_trust(value: &Spanned<DeValue<'_>>, sink: &mut Problems<'_>) -> TrustSpec {
     let mut trust = TrustSpec {
         location: Some(sink.lines.locate(value.span().start)),
@@ -49,11 +70,51 @@ pub(super) fn parse_trust(value: &Spanned<DeValue<'_>>, sink: &mut Problems<'_>)
                 "`trust.keys` must be a list of tables: write each key as `[[trust.keys]]`"
                     .to_string(),
             ),
+            ("rules", DeValue::Array(items)) if items.len() <= MAX_RULES => {
+                for item in items.iter() {
+                    if let Some(rule) = parse_rule(item, sink) {
+                        trust.rules.push(rule);
+                    }
+                }
+            }
+            ("rules", _) => sink.push(
+                &value.span(),
+                None,
+                format!(
+                    "`trust.rules` must be a list of at most {MAX_RULES} tables: write each rule \
+                     as `[[trust.rules]]`"
+                ),
+            ),
+            ("revoked", DeValue::Array(items)) if items.len() <= MAX_RULES => {
+                for item in items.iter() {
+                    match item.get_ref() {
+                        DeValue::String(id) if is_key_id(id) => {
+                            trust.revoked.push(id.to_ascii_uppercase())
+                        }
+                        _ => sink.push(
+                            &item.span(),
+                            None,
+                            "each entry of `trust.revoked` must be a key id: 16 hex digits, as \
+                             `hookhost keygen`, `hookhost check` and hooks.lock show it"
+                                .to_string(),
+                        ),
+                    }
+                }
+            }
+            ("revoked", _) => sink.push(
+                &value.span(),
+                None,
+                format!(
+                    "`trust.revoked` must be a list of at most {MAX_RULES} key ids, like \
+                     revoked = [\"8A1B36A4C2F01D9E\"]"
+                ),
+            ),
             (other, _) => sink.push(
                 &key.span(),
                 None,
                 format!(
-                    "unknown key `trust.{}`; [trust] takes `require_signed` and `[[trust.keys]]`",
+                    "unknown key `trust.{}`; [trust] takes `require_signed`, `revoked`, \
+                     `[[trust.keys]]` and `[[trust.rules]]`",
                     crate::text::name(other)
                 ),
             ),
@@ -86,6 +147,7 @@ fn parse_key(item: &Spanned<DeValue<'_>>, sink: &mut Problems<'_>) -> Option<Key
         return None;
     };
     let (mut id, mut inline, mut file, mut revoked) = (None, None, None, false);
+    let mut kind = None;
     let mut ok = true;
     for (key, value) in table.iter() {
         let name = key.get_ref().as_ref();
@@ -112,12 +174,27 @@ fn parse_key(item: &Spanned<DeValue<'_>>, sink: &mut Problems<'_>) -> Option<Key
                 );
                 ok = false;
             }
+            ("kind", DeValue::String(s)) if s.as_ref() == "minisign" => {
+                kind = Some(KeyKind::Minisign)
+            }
+            ("kind", DeValue::String(s)) if s.as_ref() == "cosign" => kind = Some(KeyKind::Cosign),
+            ("kind", _) => {
+                sink.push(
+                    &value.span(),
+                    None,
+                    "`kind` of a trust key must be \"minisign\" (a key from `hookhost keygen` or \
+                     minisign) or \"cosign\" (an ECDSA P-256 PEM key, as cosign.pub)"
+                        .to_string(),
+                );
+                ok = false;
+            }
             (other, _) => {
                 sink.push(
                     &key.span(),
                     None,
                     format!(
-                        "unknown key `{}` in a trust key; it takes id, key or file, and revoked",
+                        "unknown key `{}` in a trust key; it takes id, kind, key or file, and \
+                         revoked",
                         crate::text::name(other)
                     ),
                 );
@@ -140,15 +217,275 @@ fn parse_key(item: &Spanned<DeValue<'_>>, sink: &mut Problems<'_>) -> Option<Key
             sink.push(
                 &item.span(),
                 None,
-                format!("trust key {} needs exactly one of `key` (a minisign public key) or `file` (a .pub file)", crate::text::quote(&id)),
+                format!("trust key {} needs exactly one of `key` (the public key) or `file` (a .pub file)", crate::text::quote(&id)),
             );
             return None;
         }
     };
+    // A key's kind is explicit: a PEM key read as minisign's would only fail later, and
+    // obscurely.
+    if kind.is_none()
+        && let KeySource::Inline(text) = &source
+        && text.starts_with("-----BEGIN")
+    {
+        sink.push(
+            &item.span(),
+            None,
+            format!(
+                "trust key {} is a PEM key: add kind = \"cosign\" (without `kind`, a key is \
+                 minisign's)",
+                crate::text::quote(&id)
+            ),
+        );
+        return None;
+    }
     ok.then_some(KeySpec {
         id,
         source,
         revoked,
         location,
+        kind: kind.unwrap_or_default(),
     })
+}
+
+fn parse_rule(item: &Spanned<DeValue<'_>>, sink: &mut Problems<'_>) -> Option<RuleSpec> {
+    let location = sink.lines.locate(item.span().start);
+    let DeValue::Table(table) = item.get_ref() else {
+        sink.push(
+            &item.span(),
+            None,
+            "each `[[trust.rules]]` entry must be a table".to_string(),
+        );
+        return None;
+    };
+    let (mut pattern, mut any_of, mut all_of, mut min) = (None, None, None, None);
+    let mut ok = true;
+    for (key, value) in table.iter() {
+        let name = key.get_ref().as_ref();
+        match (name, value.get_ref()) {
+            ("match", DeValue::String(s)) if s.starts_with("oci://") && s.len() > 6 => {
+                pattern = Some(s.to_string())
+            }
+            ("match", _) => {
+                sink.push(
+                    &value.span(),
+                    None,
+                    "`match` of a trust rule must be a registry reference pattern, like \
+                     \"oci://registry.example/platform/*\""
+                        .to_string(),
+                );
+                ok = false;
+            }
+            ("any_of" | "all_of", DeValue::Array(items))
+                if !items.is_empty()
+                    && items.len() <= MAX_RULES
+                    && items
+                        .iter()
+                        .all(|i| matches!(i.get_ref(), DeValue::String(s) if !s.is_empty())) =>
+            {
+                let ids: Vec<String> = items
+                    .iter()
+                    .filter_map(|i| match i.get_ref() {
+                        DeValue::String(s) => Some(s.to_string()),
+                        _ => None,
+                    })
+                    .collect();
+                if name == "any_of" {
+                    any_of = Some(ids);
+                } else {
+                    all_of = Some(ids);
+                }
+            }
+            ("any_of" | "all_of", _) => {
+                sink.push(
+                    &value.span(),
+                    None,
+                    format!(
+                        "`{name}` of a trust rule must be a non-empty list of trust key ids, \
+                         like {name} = [\"platform-1\", \"platform-2\"]"
+                    ),
+                );
+                ok = false;
+            }
+            ("min", DeValue::Integer(n)) => match n.as_str().parse::<usize>() {
+                Ok(n) if n >= 1 => min = Some((n, value.span())),
+                _ => {
+                    sink.push(
+                        &value.span(),
+                        None,
+                        "`min` of a trust rule must be a whole number of at least 1".to_string(),
+                    );
+                    ok = false;
+                }
+            },
+            ("min", _) => {
+                sink.push(
+                    &value.span(),
+                    None,
+                    "`min` of a trust rule must be a whole number of at least 1".to_string(),
+                );
+                ok = false;
+            }
+            (other, _) => {
+                sink.push(
+                    &key.span(),
+                    None,
+                    format!(
+                        "unknown key `{}` in a trust rule; it takes match, and any_of (with \
+                         min) or all_of",
+                        crate::text::name(other)
+                    ),
+                );
+                ok = false;
+            }
+        }
+    }
+    let Some(pattern) = pattern else {
+        if ok {
+            sink.push(
+                &item.span(),
+                None,
+                "a trust rule needs `match`, the references it covers, like \
+                 match = \"oci://registry.example/platform/*\""
+                    .to_string(),
+            );
+        }
+        return None;
+    };
+    let (keys, min) = match (any_of, all_of, min) {
+        (Some(keys), None, None) => (keys, 1),
+        (Some(keys), None, Some((min, span))) => {
+            if min > keys.len() {
+                sink.push(
+                    &span,
+                    None,
+                    format!(
+                        "`min` = {min} of the trust rule for {} is more than the {} keys of \
+                         `any_of`: no signatures could ever satisfy it",
+                        crate::text::quote(&pattern),
+                        keys.len()
+                    ),
+                );
+                return None;
+            }
+            (keys, min)
+        }
+        (None, Some(keys), None) => {
+            let min = keys.len();
+            (keys, min)
+        }
+        (None, Some(_), Some((_, span))) => {
+            sink.push(
+                &span,
+                None,
+                "`min` goes with `any_of`; `all_of` already needs every key it names".to_string(),
+            );
+            return None;
+        }
+        (Some(_), Some(_), _) => {
+            sink.push(
+                &item.span(),
+                None,
+                format!(
+                    "the trust rule for {} has both `any_of` and `all_of`; give one",
+                    crate::text::quote(&pattern)
+                ),
+            );
+            return None;
+        }
+        (None, None, _) => {
+            if ok {
+                sink.push(
+                    &item.span(),
+                    None,
+                    format!(
+                        "the trust rule for {} names no keys: add any_of = [...] (with min) or \
+                         all_of = [...]",
+                        crate::text::quote(&pattern)
+                    ),
+                );
+            }
+            return None;
+        }
+    };
+    let mut unique = keys.clone();
+    unique.sort();
+    unique.dedup();
+    if unique.len() != keys.len() {
+        sink.push(
+            &item.span(),
+            None,
+            format!(
+                "the trust rule for {} names a key twice; name each once",
+                crate::text::quote(&pattern)
+            ),
+        );
+        return None;
+    }
+    ok.then_some(RuleSpec {
+        pattern,
+        keys,
+        min,
+        location,
+    })
+}
+
+/// A key id: 16 hex digits (minisign's, or hookhost's for a cosign key).
+fn is_key_id(text: &str) -> bool {
+    text.len() == 16 && text.bytes().all(|b| b.is_ascii_hexdigit())
+}
+
+/// Whether a registry reference (`oci://REGISTRY/REPOSITORY`, without its tag or digest)
+/// matches a `[[trust.rules]]` pattern: `*` matches any run of characters, `/` included, so
+/// `oci://registry.example/platform/*` covers everything under that path.
+pub fn pattern_matches(pattern: &str, reference: &str) -> bool {
+    let pattern = pattern.as_bytes();
+    let text = reference.as_bytes();
+    // Iterative glob with one star of backtracking: linear in practice, never exponential.
+    let (mut p, mut t) = (0, 0);
+    let (mut star, mut mark) = (None, 0);
+    while t < text.len() {
+        if p < pattern.len() && pattern[p] == b'*' {
+            star = Some(p);
+            mark = t;
+            p += 1;
+        } else if p < pattern.len() && pattern[p] == text[t] {
+            p += 1;
+            t += 1;
+        } else if let Some(s) = star {
+            p = s + 1;
+            mark += 1;
+            t = mark;
+        } else {
+            return false;
+        }
+    }
+    while p < pattern.len() && pattern[p] == b'*' {
+        p += 1;
+    }
+    p == pattern.len()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::pattern_matches;
+
+    #[test]
+    fn patterns_match_references_by_glob() {
+        #[rustfmt::skip]
+        let cases = [
+            ("oci://r.io/platform/*",      "oci://r.io/platform/guard",      true),
+            ("oci://r.io/platform/*",      "oci://r.io/platform/a/b",        true),
+            ("oci://r.io/platform/*",      "oci://r.io/platformx/guard",     false),
+            ("oci://r.io/platform/*",      "oci://q.io/platform/guard",      false),
+            ("oci://r.io/team/guard",      "oci://r.io/team/guard",          true),
+            ("oci://r.io/team/guard",      "oci://r.io/team/guard2",         false),
+            ("oci://*/platform/*",         "oci://any.io:5000/platform/x",   true),
+            ("oci://r.io/*/guard",         "oci://r.io/a/b/guard",           true),
+            ("oci://r.io/*/guard",         "oci://r.io/a/b/guards",          false),
+        ];
+        for (pattern, reference, expected) in cases {
+            assert_eq!(pattern_matches(pattern, reference), expected, "{pattern} vs {reference}");
+        }
+    }
 }

@@ -10,7 +10,16 @@
 //! manifest = "sha256:…"   # the OCI manifest the reference resolved to
 //! wasm = "sha256:…"       # its wasm layer: the bundle file, as `sha256sum` hashes it
 //! size = 181234           # bytes of the wasm layer
+//! signers = ["8A1B36A4C2F01D9E"]   # key ids whose signatures verified when it was locked
+//!
+//! [[bundle.signatures]]    # cosign signatures attached to the artefact in the registry
+//! payload = '{"critical":{…},"optional":null}'   # the simple-signing payload, byte for byte
+//! signature = "MEUCIQ…"    # base64 ECDSA P-256 signature over the payload
+//! key = "8A1B36A4C2F01D9E" # the key that verified it at lock time
 //! ```
+//!
+//! `signers` and `signatures` are absent for an artefact without attached signatures, so a
+//! lock written before they existed reads and writes back byte for byte.
 
 use std::path::{Path, PathBuf};
 
@@ -49,6 +58,26 @@ pub struct LockedBundle {
     pub wasm: Digest,
     /// The bundle file's size in bytes.
     pub size: u64,
+    /// The key ids whose signatures verified when it was locked (for review; a load checks
+    /// the signatures again against the `[trust]` of the day).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub signers: Vec<String>,
+    /// The cosign signatures attached to the artefact.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub signatures: Vec<LockedSignature>,
+}
+
+/// One cosign signature of a locked artefact.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LockedSignature {
+    /// The simple-signing payload, byte for byte (JSON, so text).
+    pub payload: String,
+    /// The signature, base64, as cosign's `dev.cosignproject.cosign/signature` annotation.
+    pub signature: String,
+    /// The id of the key that verified it when it was locked.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub key: Option<String>,
 }
 
 /// What the lock says about a reference.
@@ -200,6 +229,8 @@ mod tests {
                 manifest: digest(1),
                 wasm: digest(2),
                 size: 42,
+                signers: Vec::new(),
+                signatures: Vec::new(),
             }],
         }
     }
@@ -217,6 +248,38 @@ mod tests {
             "{text}"
         );
         assert_eq!(LockFile::read(&path).unwrap(), Some(lock()));
+    }
+
+    #[test]
+    fn a_lock_without_signatures_reads_and_writes_back_byte_for_byte() {
+        // What `hookhost lock` wrote before signatures were recorded.
+        let old = format!(
+            "{HEADER}\nversion = 1\n\n[[bundle]]\nreference = \"oci://r.io/team/guard:1.0.0\"\n\
+             manifest = \"{}\"\nwasm = \"{}\"\nsize = 42\n",
+            digest(1),
+            digest(2)
+        );
+        let dir = tempfile::tempdir().unwrap();
+        let path = LockFile::path_in(dir.path());
+        std::fs::write(&path, &old).unwrap();
+        let read = LockFile::read(&path).unwrap().unwrap();
+        assert_eq!(read, lock());
+        assert_eq!(read.to_text(), old);
+        // With signatures, they follow their bundle.
+        let mut signed = lock();
+        signed.bundles[0].signers = vec!["8A1B36A4C2F01D9E".to_string()];
+        signed.bundles[0].signatures = vec![LockedSignature {
+            payload: "{\"critical\":{}}".to_string(),
+            signature: "MEUCIQ==".to_string(),
+            key: Some("8A1B36A4C2F01D9E".to_string()),
+        }];
+        signed.write(&path).unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(
+            text.contains("signers = [\"8A1B36A4C2F01D9E\"]\n\n[[bundle.signatures]]\npayload = '{\"critical\":{}}'"),
+            "{text}"
+        );
+        assert_eq!(LockFile::read(&path).unwrap().unwrap(), signed);
     }
 
     #[test]

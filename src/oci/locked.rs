@@ -6,9 +6,17 @@ use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
 use super::blobs::{BlobState, BlobStore};
-use super::lock::{LockFile, LockLookup};
+use super::lock::{LockFile, LockLookup, LockedBundle};
+use crate::bundle::Attached;
+use crate::bundle::cosign::CosignSignature;
 use crate::source::WasmSpec;
 use crate::source::reference::{OciReference, is_oci};
+
+/// The media type of a bundle's wasm layer.
+const WASM_LAYER: &str = "application/wasm";
+
+/// The largest manifest read from the store.
+const MAX_MANIFEST_BYTES: u64 = 4 << 20;
 
 /// The spec of a wasm hook with its file resolved: a path is returned as it is; an `oci://`
 /// reference becomes the store file of the digest hooks.lock pins it to, after checking that
@@ -17,27 +25,105 @@ use crate::source::reference::{OciReference, is_oci};
 ///
 /// `config_dir` is the configuration's directory, where hooks.lock lives. An error is a
 /// message for a configuration problem and names the command that fixes it.
+///
+/// A registry reference also comes with what `[trust]` checks it by: its reference, locked
+/// manifest and the signatures hooks.lock carries ([`Attached`]).
 pub(crate) fn locked_wasm_spec<'s>(
     spec: &'s WasmSpec,
     config_dir: &Path,
-) -> Result<Cow<'s, WasmSpec>, String> {
+) -> Result<(Cow<'s, WasmSpec>, Option<Attached>), String> {
     let Some(wasm) = spec.path.to_str().filter(|path| is_oci(path)) else {
-        return Ok(Cow::Borrowed(spec));
+        return Ok((Cow::Borrowed(spec), None));
     };
     let store = BlobStore::open_default().map_err(|error| error.to_string())?;
-    let path = locked_file(wasm, config_dir, &store)?;
-    Ok(Cow::Owned(WasmSpec {
-        path,
-        ..spec.clone()
-    }))
+    let (path, attached) = locked_file(wasm, config_dir, &store)?;
+    Ok((
+        Cow::Owned(WasmSpec {
+            path,
+            ..spec.clone()
+        }),
+        Some(attached),
+    ))
 }
 
-/// The store file of a locked reference, checked against its digest.
+/// What `[trust]` checks a locked artefact by: its signatures as hooks.lock carries them, and
+/// whether the manifest they vouch for (kept in the store by `hookhost lock`) has the locked
+/// file as its wasm layer.
+pub(crate) fn attached(
+    reference: &OciReference,
+    entry: &LockedBundle,
+    store: &BlobStore,
+) -> Attached {
+    let signatures = entry
+        .signatures
+        .iter()
+        .map(|locked| {
+            (
+                CosignSignature {
+                    payload: locked.payload.as_bytes().to_vec(),
+                    signature: locked.signature.clone(),
+                },
+                locked.key.clone(),
+            )
+        })
+        .collect();
+    Attached {
+        reference: reference.clone(),
+        manifest: entry.manifest.clone(),
+        signatures,
+        link: manifest_has_layer(entry, store),
+    }
+}
+
+/// Whether the stored manifest `entry` pins (digest re-checked) has `entry`'s wasm layer.
+fn manifest_has_layer(entry: &LockedBundle, store: &BlobStore) -> Result<(), String> {
+    use std::io::Read as _;
+    let relock = "run `hookhost lock` to fetch it again";
+    let path = match store.check(&entry.manifest).map_err(|e| e.to_string())? {
+        BlobState::Present(path) => path,
+        BlobState::Missing => {
+            return Err(format!(
+                "its manifest {} is not in the local store; {relock}",
+                entry.manifest
+            ));
+        }
+        BlobState::Corrupt { actual } => {
+            return Err(format!(
+                "the stored copy of its manifest {} was changed (its digest is {actual}); \
+                 {relock}",
+                entry.manifest
+            ));
+        }
+    };
+    let mut bytes = Vec::new();
+    std::fs::File::open(&path)
+        .and_then(|file| file.take(MAX_MANIFEST_BYTES).read_to_end(&mut bytes))
+        .map_err(|error| format!("cannot read its manifest {}: {error}", path.display()))?;
+    let manifest: serde_json::Value = serde_json::from_slice(&bytes)
+        .map_err(|error| format!("its manifest {} is not JSON: {error}", entry.manifest))?;
+    let layers = manifest["layers"].as_array().map(Vec::as_slice).unwrap_or(&[]);
+    let wasm = entry.wasm.to_string();
+    let found = layers.iter().any(|layer| {
+        layer["mediaType"].as_str() == Some(WASM_LAYER) && layer["digest"].as_str() == Some(&wasm)
+    });
+    if found && layers.len() == 1 {
+        Ok(())
+    } else {
+        Err(format!(
+            "the signed manifest {} does not have {} as its only wasm layer, and hooks.lock \
+             pins that file: hooks.lock was edited; {relock}",
+            entry.manifest, entry.wasm
+        ))
+    }
+}
+
+/// The store file of a locked reference, checked against its digest, and what `[trust]`
+/// checks it by.
 pub(crate) fn locked_file(
     wasm: &str,
     config_dir: &Path,
     store: &BlobStore,
-) -> Result<PathBuf, String> {
+) -> Result<(PathBuf, Attached), String> {
     let reference = OciReference::parse(wasm).map_err(|error| error.to_string())?;
     let lock_path = LockFile::path_in(config_dir);
     let lock = LockFile::read(&lock_path)
@@ -76,7 +162,7 @@ pub(crate) fn locked_file(
         .check(&entry.wasm)
         .map_err(|error| error.to_string())?
     {
-        BlobState::Present(path) => Ok(path),
+        BlobState::Present(path) => Ok((path, attached(&reference, entry, store))),
         BlobState::Missing => Err(format!(
             "{reference} is locked to {} but is not in the local store {}; {refetch}",
             entry.wasm,
@@ -120,6 +206,8 @@ mod tests {
                     manifest: Digest::of(b"manifest"),
                     wasm: digest.clone(),
                     size: bytes.len() as u64,
+                    signers: Vec::new(),
+                    signatures: Vec::new(),
                 }],
             };
             lock.write(&LockFile::path_in(config_dir.path())).unwrap();
@@ -142,7 +230,8 @@ mod tests {
         let mut s = setup(Some(REFERENCE), None);
         let bytes = std::mem::take(&mut s.bytes);
         s.store.write(&Digest::of(&bytes), &bytes).unwrap();
-        let path = locked_file(REFERENCE, s.config_dir.path(), &s.store).unwrap();
+        let (path, attached) = locked_file(REFERENCE, s.config_dir.path(), &s.store).unwrap();
+        assert!(attached.signatures.is_empty());
         assert_eq!(std::fs::read(path).unwrap(), bytes);
     }
 

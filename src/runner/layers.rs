@@ -17,7 +17,7 @@
 use std::path::{Path, PathBuf};
 
 use super::Runtime;
-use super::prepare::{WasmRuntime, check_ceiling, prepare, trust_store};
+use super::prepare::{WasmRuntime, check_ceiling, prepare, trust_policy};
 use super::{HookRunner, RunnerOptions};
 use crate::approvals::Approvals;
 use crate::config::{
@@ -83,6 +83,33 @@ impl Layers {
         let configs = self.configs()?;
         let (spec, ignored) = telemetry_table(&configs, false);
         Ok((spec.cloned(), ignored))
+    }
+
+    /// The `[trust]` policy the wasm hooks of `config` are checked against when it loads as
+    /// one of these layers: its own table, under the user's when it is not the user's file
+    /// itself. What `hookhost lock` checks signatures with.
+    #[cfg(feature = "wasm")]
+    pub fn trust_policy(&self, config: &Config) -> Result<crate::bundle::TrustPolicy, ConfigError> {
+        let same = |path: &PathBuf| {
+            std::fs::canonicalize(path).ok() == std::fs::canonicalize(&config.path).ok()
+        };
+        let mut inherited = Vec::new();
+        for (layer, above) in self.configs()? {
+            if layer == Layer::User && !self.user.as_ref().is_some_and(same) {
+                inherited.push(above);
+            }
+        }
+        let inherited: Vec<&Config> = inherited.iter().collect();
+        let mut problems = Vec::new();
+        let policy = trust_policy(config, &inherited, &mut problems);
+        if problems.is_empty() {
+            Ok(policy)
+        } else {
+            Err(ConfigError::Invalid {
+                path: config.path.clone(),
+                problems,
+            })
+        }
     }
 
     /// Each layer's file that exists, parsed; an invalid one is an error.
@@ -368,10 +395,11 @@ pub(super) fn build_layers(
             }
         }
     }
-    let user_trust = configs
+    // The user's `[trust]` holds for every layer below it.
+    let user_config = configs
         .iter()
         .find(|(layer, _)| *layer == Layer::User)
-        .map(|(_, config)| config.trust.clone());
+        .map(|(_, config)| config.clone());
     let log = recorder(&configs, policy.is_none());
     let all: Vec<Config> = configs.iter().map(|(_, config)| config.clone()).collect();
     let mut wasm = WasmRuntime::new(&all, &options);
@@ -379,18 +407,14 @@ pub(super) fn build_layers(
     for (layer, config) in configs {
         let mut problems = Vec::new();
         let base_dir = config.base_dir().to_path_buf();
-        // The user's keys and requirement hold for every layer; a project's own keys add to
-        // them for its hooks only.
-        let mut trust_spec = config.trust.clone();
-        // (Without the `wasm` feature the user's `[trust]` is a problem of the user's layer,
-        // reported there once.)
-        if let (Some(user), false, true) =
-            (&user_trust, layer == Layer::User, cfg!(feature = "wasm"))
-        {
-            trust_spec.keys.extend(user.keys.iter().cloned());
-            trust_spec.require_signed |= user.require_signed;
-        }
-        let trust = trust_store(&trust_spec, &base_dir, &mut problems);
+        // The user's keys, rules and requirement hold for every layer; a project's own add to
+        // them for its hooks only. (Without the `wasm` feature the user's `[trust]` is a
+        // problem of the user's layer, reported there once.)
+        let inherited: Vec<&Config> = match &user_config {
+            Some(user) if layer != Layer::User && cfg!(feature = "wasm") => vec![user],
+            _ => Vec::new(),
+        };
+        let trust = trust_policy(&config, &inherited, &mut problems);
         for spec in config.hooks {
             if let Some(reason) = policy.and_then(|policy| policy.holds(&spec, &config.path)) {
                 hooks.push((spec, Runtime::Held(reason)));

@@ -12,9 +12,11 @@ use std::sync::Arc;
 use super::RunnerOptions;
 use super::Runtime;
 #[cfg(feature = "wasm")]
-use crate::bundle::{TrustStore, TrustedKey};
+use crate::bundle::{CosignKey, TrustPolicy, TrustRule, TrustedKey, cosign::CosignPublicKey};
 use crate::command::CommandHook;
-use crate::config::{Config, ConfigProblem, HookSource, HookSpec, TrustSpec, WasmSpec};
+use crate::config::{Config, ConfigProblem, HookSource, HookSpec, WasmSpec};
+#[cfg(feature = "wasm")]
+use crate::config::{KeyKind, KeySource};
 #[cfg(feature = "wasm")]
 use crate::wasm::{CacheMode, CompileCache, WasmEngine, WasmHook};
 
@@ -48,11 +50,12 @@ impl WasmRuntime {
         wasm_spec: &WasmSpec,
         options: &RunnerOptions,
         base_dir: &Path,
-        trust: &TrustStore,
+        trust: &TrustPolicy,
     ) -> Result<Runtime, String> {
         let engine = self.engine()?;
-        // An `oci://` reference loads from the store file hooks.lock pins (no network).
-        let wasm_spec = crate::oci::locked_wasm_spec(wasm_spec, base_dir)?;
+        // An `oci://` reference loads from the store file hooks.lock pins (no network), with
+        // the signatures hooks.lock carries for it.
+        let (wasm_spec, attached) = crate::oci::locked_wasm_spec(wasm_spec, base_dir)?;
         WasmHook::load(
             &engine,
             &wasm_spec,
@@ -60,6 +63,7 @@ impl WasmRuntime {
             base_dir,
             &options.cwd,
             trust,
+            attached.as_ref(),
         )
         .map(Runtime::Wasm)
     }
@@ -82,7 +86,7 @@ pub(super) fn prepare(
     options: &RunnerOptions,
     base_dir: &Path,
     wasm: &mut WasmRuntime,
-    trust: &TrustStore,
+    trust: &TrustPolicy,
 ) -> Result<Runtime, String> {
     match &spec.source {
         HookSource::Command(command) => {
@@ -106,28 +110,125 @@ pub(super) fn prepare(
     }
 }
 
-/// The `[trust]` table's keys, read and parsed; unreadable keys are configuration problems.
+/// The `[trust]` a layer's wasm hooks are checked against: the tables of the layers above it
+/// (`inherited`, top first: they hold for every layer below) and its own. Each file's rules
+/// name keys of that file or of a file above it, never of a file below, so a project's keys
+/// can never satisfy the user's rules. Unreadable keys and unknown key names are problems of
+/// the layer's own file (the layers above report theirs when they load).
 #[cfg(feature = "wasm")]
-pub(super) fn trust_store(
-    spec: &TrustSpec,
-    base_dir: &Path,
+pub(super) fn trust_policy(
+    own: &Config,
+    inherited: &[&Config],
     problems: &mut Vec<ConfigProblem>,
-) -> TrustStore {
-    let mut store = TrustStore {
-        keys: Vec::new(),
-        require_signed: spec.require_signed,
-    };
-    for key in &spec.keys {
-        match TrustedKey::load(key, base_dir) {
-            Ok(trusted) => store.keys.push(trusted),
-            Err(message) => problems.push(ConfigProblem {
-                location: key.location,
-                hook: None,
-                message,
-            }),
+) -> TrustPolicy {
+    let mut policy = TrustPolicy::default();
+    let mut visible: Vec<(String, String)> = Vec::new();
+    let count = inherited.len();
+    for (index, config) in inherited.iter().copied().chain([own]).enumerate() {
+        let is_own = index == count;
+        let (spec, base_dir) = (&config.trust, config.base_dir());
+        let mut report = |location, message| {
+            if is_own {
+                problems.push(ConfigProblem {
+                    location,
+                    hook: None,
+                    message,
+                })
+            }
+        };
+        policy.minisign.require_signed |= spec.require_signed;
+        for id in &spec.revoked {
+            if !policy.revoked.contains(id) {
+                policy.revoked.push(id.clone());
+            }
+        }
+        for key in &spec.keys {
+            let loaded = match key.kind {
+                KeyKind::Minisign => TrustedKey::load(key, base_dir).map(|trusted| {
+                    let id = trusted.key_id().to_string();
+                    policy.minisign.keys.push(trusted);
+                    id
+                }),
+                KeyKind::Cosign => load_cosign(key, base_dir).map(|cosign| {
+                    let id = cosign.key.key_id();
+                    policy.cosign.push(cosign);
+                    id
+                }),
+            };
+            match loaded {
+                Ok(id) => visible.push((key.id.clone(), id)),
+                Err(message) => report(key.location, message),
+            }
+        }
+        for rule in &spec.rules {
+            let mut keys = Vec::new();
+            for name in &rule.keys {
+                match visible.iter().rev().find(|(known, _)| known == name) {
+                    Some(found) => keys.push(found.clone()),
+                    None => report(
+                        rule.location,
+                        format!(
+                            "the trust rule for \"{}\" names key \"{}\", which no \
+                             [[trust.keys]] entry of this file or the files above it defines{}",
+                            rule.pattern,
+                            name,
+                            if visible.is_empty() {
+                                String::new()
+                            } else {
+                                format!(
+                                    " (known: {})",
+                                    visible
+                                        .iter()
+                                        .map(|(n, _)| n.as_str())
+                                        .collect::<Vec<_>>()
+                                        .join(", ")
+                                )
+                            }
+                        ),
+                    ),
+                }
+            }
+            if keys.len() == rule.keys.len() {
+                policy.rules.push(TrustRule {
+                    pattern: rule.pattern.clone(),
+                    keys,
+                    min: rule.min,
+                    origin: format!("{}:{}", config.path.display(), rule.location),
+                });
+            }
         }
     }
-    store
+    policy
+}
+
+/// A `kind = "cosign"` key: PEM, inline or in a file relative to the config's directory.
+#[cfg(feature = "wasm")]
+fn load_cosign(spec: &crate::config::KeySpec, base_dir: &Path) -> Result<CosignKey, String> {
+    let text = match &spec.source {
+        KeySource::Inline(text) => text.clone(),
+        KeySource::File(path) => {
+            let path = base_dir.join(path);
+            std::fs::read_to_string(&path).map_err(|error| {
+                format!(
+                    "trust key \"{}\": cannot read a cosign public key from {}: {error}",
+                    spec.id,
+                    path.display()
+                )
+            })?
+        }
+    };
+    let key = CosignPublicKey::from_pem(&text).map_err(|error| {
+        format!(
+            "trust key \"{}\" (kind = \"cosign\"): {error}; a cosign key is the PEM public \
+             key `cosign generate-key-pair` or `hookhost keygen --cosign` writes",
+            spec.id
+        )
+    })?;
+    Ok(CosignKey {
+        name: spec.id.clone(),
+        key,
+        revoked: spec.revoked,
+    })
 }
 
 /// Checks a project's wasm hook against the user's ceiling (`policy = "sandboxed"`): every
@@ -207,7 +308,7 @@ pub(super) struct WasmRuntime;
 
 /// A build without the `wasm` feature has no keys to verify anything with.
 #[cfg(not(feature = "wasm"))]
-pub(super) struct TrustStore;
+pub(super) struct TrustPolicy;
 
 #[cfg(not(feature = "wasm"))]
 impl WasmRuntime {
@@ -221,7 +322,7 @@ impl WasmRuntime {
         _wasm_spec: &WasmSpec,
         _options: &RunnerOptions,
         _base_dir: &Path,
-        _trust: &TrustStore,
+        _trust: &TrustPolicy,
     ) -> Result<Runtime, String> {
         Err(without_wasm_feature(
             "a `wasm` hook",
@@ -234,12 +335,17 @@ impl WasmRuntime {
 /// verify nothing in this build, and a `require_signed` that holds nothing must not look as if
 /// it did.
 #[cfg(not(feature = "wasm"))]
-pub(super) fn trust_store(
-    spec: &TrustSpec,
-    _base_dir: &Path,
+pub(super) fn trust_policy(
+    own: &Config,
+    _inherited: &[&Config],
     problems: &mut Vec<ConfigProblem>,
-) -> TrustStore {
-    if spec.location.is_some() || spec.require_signed || !spec.keys.is_empty() {
+) -> TrustPolicy {
+    let spec = &own.trust;
+    if spec.location.is_some()
+        || spec.require_signed
+        || !spec.keys.is_empty()
+        || !spec.rules.is_empty()
+    {
         problems.push(ConfigProblem {
             location: spec.location.unwrap_or_default(),
             hook: None,
@@ -249,7 +355,7 @@ pub(super) fn trust_store(
             ),
         });
     }
-    TrustStore
+    TrustPolicy
 }
 
 /// What a build without the `wasm` feature says about `what`, and the two ways out.

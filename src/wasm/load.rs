@@ -19,7 +19,7 @@ use super::handle::HandlePre;
 use super::hook::{Pre, WasmHook};
 use super::inspect::{self, Binary};
 use super::trap::root_cause;
-use crate::bundle::{self, TrustStore};
+use crate::bundle::{self, Attached, TrustPolicy};
 use crate::matcher::EventPattern;
 use crate::source::WasmSpec;
 
@@ -33,7 +33,8 @@ impl WasmHook {
         events: &EventPattern,
         base_dir: &Path,
         cwd: &Path,
-        trust: &TrustStore,
+        trust: &TrustPolicy,
+        attached: Option<&Attached>,
     ) -> Result<WasmHook, String> {
         let path = base_dir.join(&spec.path);
         let unreadable =
@@ -48,8 +49,8 @@ impl WasmHook {
                     .to_string(),
             ));
         }
-        // Without trusted keys there is nothing to check a signature against.
-        let check_signatures = !trust.keys.is_empty() || trust.require_signed;
+        // Without trusted keys or rules there is nothing to check a signature against.
+        let check_signatures = !trust.is_empty();
         // An unchanged file whose digest the cache recorded and whose compiled form it holds is
         // neither read nor hashed again. What runs is the compiled form of that digest, the one
         // compared with the pin, so provenance holds without the bytes.
@@ -73,9 +74,10 @@ impl WasmHook {
                     bundle::verify_pin_digest(&sha256, pin).map_err(|e| describe(e.to_string()))?;
                 }
                 let signers = if check_signatures {
-                    bundle::verify(&bytes, trust)
-                        .map_err(|e| describe(e.to_string()))?
-                        .signers
+                    trust
+                        .check(&bytes, attached)
+                        .map_err(describe)?
+                        .names()
                 } else {
                     Vec::new()
                 };

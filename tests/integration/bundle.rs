@@ -415,7 +415,7 @@ fn trust_table_problems_are_located() {
         ),
         (
             "[[trust.keys]]\nid = \"a\"\n",
-            "needs exactly one of `key` (a minisign public key) or `file`",
+            "needs exactly one of `key` (the public key) or `file` (a .pub file)",
         ),
         (
             "[[trust.keys]]\nid = \"a\"\nkey = \"nope\"\n",
@@ -428,6 +428,59 @@ fn trust_table_problems_are_located() {
         (
             "[[trust.keys]]\nid = \"a\"\nkey = \"x\"\n[[trust.keys]]\nid = \"a\"\nkey = \"y\"\n",
             "trust key id \"a\" is used twice",
+        ),
+        // Signature rules, revocation by id, and a key's kind.
+        (
+            "[[trust.rules]]\nmatch = \"r.io/x/*\"\nany_of = [\"a\"]\n",
+            "2:9: `match` of a trust rule must be a registry reference pattern",
+        ),
+        (
+            "[[trust.rules]]\nany_of = [\"a\"]\n",
+            "1:1: a trust rule needs `match`",
+        ),
+        (
+            "[[trust.rules]]\nmatch = \"oci://r.io/*\"\n",
+            "the trust rule for \"oci://r.io/*\" names no keys",
+        ),
+        (
+            "[[trust.rules]]\nmatch = \"oci://r.io/*\"\nany_of = [\"a\"]\nall_of = [\"b\"]\n",
+            "has both `any_of` and `all_of`; give one",
+        ),
+        (
+            "[[trust.rules]]\nmatch = \"oci://r.io/*\"\nany_of = [\"a\", \"b\"]\nmin = 3\n",
+            "4:7: `min` = 3 of the trust rule for \"oci://r.io/*\" is more than the 2 keys",
+        ),
+        (
+            "[[trust.rules]]\nmatch = \"oci://r.io/*\"\nall_of = [\"a\"]\nmin = 1\n",
+            "`min` goes with `any_of`",
+        ),
+        (
+            "[[trust.rules]]\nmatch = \"oci://r.io/*\"\nany_of = [\"a\", \"a\"]\n",
+            "names a key twice",
+        ),
+        (
+            "[[trust.rules]]\nmatch = \"oci://r.io/*\"\nanyof = [\"a\"]\n",
+            "3:1: unknown key `anyof` in a trust rule",
+        ),
+        (
+            "[[trust.rules]]\nmatch = \"oci://r.io/*\"\nany_of = [\"nobody\"]\n",
+            "1:1: the trust rule for \"oci://r.io/*\" names key \"nobody\", which no [[trust.keys]] entry",
+        ),
+        (
+            "[trust]\nrevoked = [\"not-an-id\"]\n",
+            "2:12: each entry of `trust.revoked` must be a key id",
+        ),
+        (
+            "[[trust.keys]]\nid = \"a\"\nkind = \"gpg\"\nkey = \"x\"\n",
+            "3:8: `kind` of a trust key must be \"minisign\"",
+        ),
+        (
+            "[[trust.keys]]\nid = \"a\"\nkey = \"-----BEGIN PUBLIC KEY-----\\nMFkw\\n-----END PUBLIC KEY-----\"\n",
+            "trust key \"a\" is a PEM key: add kind = \"cosign\"",
+        ),
+        (
+            "[[trust.keys]]\nid = \"a\"\nkind = \"cosign\"\nkey = \"-----BEGIN PUBLIC KEY-----\\nMFkw\\n-----END PUBLIC KEY-----\"\n",
+            "trust key \"a\" (kind = \"cosign\"):",
         ),
     ];
     for (text, expected) in cases {

@@ -5,6 +5,7 @@
 
 mod failures;
 mod registry;
+mod trust;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

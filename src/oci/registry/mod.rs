@@ -10,6 +10,7 @@ mod artifact;
 mod auth;
 mod error;
 mod sync;
+mod signatures;
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
@@ -25,7 +26,9 @@ pub use artifact::{
     annotations, component_world,
 };
 pub use error::RegistryError;
-pub use sync::{LockStatus, LockUpdate, LockUpdateError, LockedReference, update_lock};
+pub use sync::{
+    LockStatus, LockUpdate, LockUpdateError, LockedReference, update_lock, update_lock_with,
+};
 
 use super::blobs::{BlobState, BlobStore, BlobStoreError};
 use crate::source::reference::{Digest, OciReference};

@@ -4,12 +4,20 @@
 //! bundle is fetched by digest if the store lacks it), so a teammate running `hookhost lock`
 //! after a clone gets exactly the bundles that were locked, even if a tag has moved since.
 //! New or changed references are resolved; `update` resolves every reference again.
+//!
+//! Signatures are read again on every run, for the pinned manifest: the cosign signatures
+//! attached to it (a signature added or removed in the registry since shows in the new lock),
+//! each checked against the configuration's `[trust]`; an artefact the policy refuses is not
+//! locked. The manifest itself goes into the store, so that a load can check, offline, that
+//! the manifest the signatures vouch for has the locked file as its wasm layer.
 
 use std::path::{Path, PathBuf};
 
 use super::super::blobs::BlobStore;
-use super::super::lock::{LockError, LockFile, LockLookup, LockedBundle};
+use super::super::lock::{LockError, LockFile, LockLookup, LockedBundle, LockedSignature};
+use super::super::locked::attached;
 use super::{RegistryClient, RegistryError};
+use crate::bundle::TrustPolicy;
 use crate::source::reference::OciReference;
 
 /// What `hookhost lock` did with one reference.
@@ -60,16 +68,49 @@ pub enum LockUpdateError {
     /// A reference could not be resolved or fetched.
     #[error(transparent)]
     Registry(#[from] RegistryError),
+    /// A reference's signatures do not satisfy `[trust]`.
+    #[error("{reference} is not locked: {reason}")]
+    Refused {
+        /// The reference.
+        reference: String,
+        /// What the policy found missing.
+        reason: String,
+    },
+    /// The store could not be written or read.
+    #[error("{0}")]
+    Store(String),
 }
 
-/// Pins `references` in the lock file at `lock_path` and fetches their bundles into `store`.
-/// The file is written (atomically) only when everything succeeded and something changed.
+/// Pins `references` in the lock file at `lock_path` and fetches their bundles into `store`,
+/// with no signature policy (signatures are recorded, none is required).
 pub async fn update_lock(
     references: &[OciReference],
     lock_path: &Path,
     client: &RegistryClient,
     store: &BlobStore,
     update: bool,
+) -> Result<LockUpdate, LockUpdateError> {
+    update_lock_with(
+        references,
+        lock_path,
+        client,
+        store,
+        update,
+        &TrustPolicy::default(),
+    )
+    .await
+}
+
+/// Pins `references` in the lock file at `lock_path` and fetches their bundles into `store`;
+/// each artefact's signatures must satisfy `policy`. The file is written (atomically) only
+/// when everything succeeded and something changed.
+pub async fn update_lock_with(
+    references: &[OciReference],
+    lock_path: &Path,
+    client: &RegistryClient,
+    store: &BlobStore,
+    update: bool,
+    policy: &TrustPolicy,
 ) -> Result<LockUpdate, LockUpdateError> {
     let (previous, replaced_invalid) = match LockFile::read(lock_path) {
         Ok(lock) => (lock.unwrap_or_default(), None),
@@ -94,10 +135,15 @@ pub async fn update_lock(
                     manifest: resolved.manifest,
                     wasm: resolved.wasm,
                     size: resolved.size,
+                    signers: Vec::new(),
+                    signatures: Vec::new(),
                 };
                 let status = match before {
                     LockLookup::Missing => LockStatus::Added,
-                    LockLookup::Locked(entry) | LockLookup::Stale(entry) if *entry != bundle => {
+                    LockLookup::Locked(entry) | LockLookup::Stale(entry)
+                        if (&entry.manifest, &entry.wasm, entry.size)
+                            != (&bundle.manifest, &bundle.wasm, bundle.size) =>
+                    {
                         LockStatus::Updated {
                             previous: entry.clone(),
                         }
@@ -110,6 +156,7 @@ pub async fn update_lock(
         let fetched = client
             .fetch(reference, &bundle.wasm, bundle.size, store)
             .await?;
+        let bundle = signed(reference, bundle, client, store, policy).await?;
         next.bundles.push(bundle.clone());
         outcome.push(LockedReference {
             bundle,
@@ -128,4 +175,52 @@ pub async fn update_lock(
         written,
         replaced_invalid,
     })
+}
+
+/// `bundle` with the signatures attached to its manifest in the registry, checked against
+/// `policy`, and its manifest kept in the store.
+async fn signed(
+    reference: &OciReference,
+    mut bundle: LockedBundle,
+    client: &RegistryClient,
+    store: &BlobStore,
+    policy: &TrustPolicy,
+) -> Result<LockedBundle, LockUpdateError> {
+    let manifest = client.manifest_bytes(reference, &bundle.manifest).await?;
+    store
+        .write(&bundle.manifest, &manifest)
+        .map_err(|error| LockUpdateError::Store(error.to_string()))?;
+    let found = client.signatures(reference, &bundle.manifest).await?;
+    let mut signatures = Vec::new();
+    for signature in found {
+        let payload = String::from_utf8(signature.payload.clone()).map_err(|_| {
+            LockUpdateError::Refused {
+                reference: reference.to_string(),
+                reason: "an attached signature's payload is not text (a simple-signing \
+                         payload is JSON)"
+                    .to_string(),
+            }
+        })?;
+        signatures.push(LockedSignature {
+            payload,
+            signature: signature.signature,
+            key: None,
+        });
+    }
+    bundle.signatures = signatures;
+    let refused = |reason: String| LockUpdateError::Refused {
+        reference: reference.to_string(),
+        reason,
+    };
+    let wasm = std::fs::read(store.blob_path(&bundle.wasm))
+        .map_err(|error| LockUpdateError::Store(error.to_string()))?;
+    let attached = attached(reference, &bundle, store);
+    let signers = policy.check(&wasm, Some(&attached)).map_err(refused)?;
+    // Which key verified which signature, so that a load can tell a signature changed since
+    // from one by a key it never trusted.
+    for (locked, (signature, _)) in bundle.signatures.iter_mut().zip(&attached.signatures) {
+        locked.key = policy.verifier(signature, &attached);
+    }
+    bundle.signers = signers.ids();
+    Ok(bundle)
 }
