@@ -64,6 +64,9 @@ pub(crate) enum Runtime {
     /// A hook the user's `[projects]` policy does not let run, with why; it never runs, and
     /// its guards block.
     Held(String),
+    /// A hook of a layer the organisation's `managed_only` leaves out, with why: it never runs,
+    /// never blocks, and is reported as skipped.
+    Skipped(String),
 }
 
 impl Runtime {
@@ -73,7 +76,7 @@ impl Runtime {
             #[cfg(feature = "wasm")]
             Runtime::Wasm(hook) => hook.call(request).await,
             Runtime::Native(hook) => hook.call(request).await,
-            Runtime::Held(reason) => HookResponse {
+            Runtime::Held(reason) | Runtime::Skipped(reason) => HookResponse {
                 result: Err(HookFailure::NotAllowed {
                     reason: reason.clone(),
                 }),
@@ -88,7 +91,12 @@ impl Runtime {
         matches!(self, Runtime::Held(_))
     }
 
-    /// "command", "wasm" or "native".
+    /// True for a hook the organisation's `managed_only` skips.
+    pub(crate) fn is_skipped(&self) -> bool {
+        matches!(self, Runtime::Skipped(_))
+    }
+
+    /// "command", "wasm", "native", "held" or "skipped" ([`crate::outcome::SKIPPED`]).
     pub(crate) fn kind(&self) -> &'static str {
         match self {
             Runtime::Command(_) => "command",
@@ -96,6 +104,7 @@ impl Runtime {
             Runtime::Wasm(_) => "wasm",
             Runtime::Native(_) => "native",
             Runtime::Held(_) => "held",
+            Runtime::Skipped(_) => crate::outcome::SKIPPED,
         }
     }
 }

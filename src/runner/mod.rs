@@ -16,6 +16,7 @@ mod call;
 mod dispatch;
 mod hook;
 mod layers;
+mod managed;
 mod prepare;
 mod record;
 
@@ -124,11 +125,21 @@ struct Inner {
 impl HookRunner {
     /// Loads `config_path`. A missing file is a runner with no hooks (R2: unconfigured is the
     /// default); an unreadable or invalid file is an error.
+    ///
+    /// On a machine with an organisation's managed file ([`crate::config::ManagedFile`]) its
+    /// layer comes first here too (its hooks, `managed_only`, `[trust]`, `[log]`), so that an
+    /// agent embedding hookhost (forgeflare's facade) cannot be a way around it; a managed file
+    /// that cannot be trusted is an error, as an invalid `config_path` is. Without a managed
+    /// file, nothing differs. [`HookRunner::new`] runs exactly the configuration it is given.
     pub fn load(
         config_path: impl AsRef<Path>,
         options: RunnerOptions,
     ) -> Result<HookRunner, ConfigError> {
         let config_path = config_path.as_ref();
+        if let Some(managed) = managed::managed_layer()? {
+            let config = Config::load_optional(config_path)?;
+            return layers::under_managed(managed, config, config_path, options);
+        }
         match Config::load_optional(config_path)? {
             Some(config) => HookRunner::new(config, options),
             None => Ok(HookRunner::build(
@@ -281,6 +292,26 @@ impl HookRunner {
 
     /// The configured hooks the user's `[projects]` policy holds back, with why.
     pub fn held_hooks(&self) -> Vec<(&HookSpec, String)> {
+        self.configured_with(|runtime| match runtime {
+            Runtime::Held(reason) => Some(reason),
+            _ => None,
+        })
+    }
+
+    /// The configured hooks the organisation's `managed_only` skips, with why: they never run
+    /// and never block; every event they reach reports them as skipped.
+    pub fn skipped_hooks(&self) -> Vec<(&HookSpec, String)> {
+        self.configured_with(|runtime| match runtime {
+            Runtime::Skipped(reason) => Some(reason),
+            _ => None,
+        })
+    }
+
+    /// The configured hooks whose runtime `why` has a reason for, with it.
+    fn configured_with(
+        &self,
+        why: impl Fn(&Runtime) -> Option<&String>,
+    ) -> Vec<(&HookSpec, String)> {
         let hooks = self.snapshot();
         self.inner
             .configured
@@ -288,10 +319,7 @@ impl HookRunner {
             .enumerate()
             .filter_map(|(position, spec)| {
                 let hook = hooks.iter().find(|hook| hook.index == position)?;
-                match &hook.runtime {
-                    Runtime::Held(reason) => Some((spec, reason.clone())),
-                    _ => None,
-                }
+                Some((spec, why(&hook.runtime)?.clone()))
             })
             .collect()
     }

@@ -1,0 +1,182 @@
+//! The organisation's layer among the others: loaded first from the managed file (see
+//! [`ManagedFile`]), and the rules that keep the user's and the project's files from switching
+//! it off: nobody else may `disable` its hooks or set `managed_only`; its `[trust]` holds for
+//! every layer; its `[projects]`, `[log]` and `[telemetry]` win over the user's; and with
+//! `managed_only = true` every other layer's hooks are skipped (reported, never run, never
+//! blocking).
+
+use std::path::Path;
+
+use crate::config::{
+    Config, ConfigError, ConfigProblem, KeySource, Layer, ManagedFile, ProjectsSpec, TrustSpec,
+};
+
+/// The organisation's configuration, with its hooks marked as its, when this machine has one;
+/// `None` otherwise (and then nothing changes). A managed file that cannot be trusted or read
+/// is an error: the runner fails closed on it.
+pub(super) fn managed_layer() -> Result<Option<(Layer, Config)>, ConfigError> {
+    let Some(managed) = ManagedFile::locate() else {
+        return Ok(None);
+    };
+    let mut config = managed.load()?;
+    for hook in &mut config.hooks {
+        hook.layer = Layer::Managed;
+    }
+    Ok(Some((Layer::Managed, config)))
+}
+
+/// Why the hooks of layers other than the organisation's do not run: its `managed_only`.
+pub(super) fn skipped_reason(configs: &[(Layer, Config)]) -> Option<String> {
+    let (_, managed) = configs
+        .iter()
+        .find(|(layer, config)| *layer == Layer::Managed && config.managed_only == Some(true))?;
+    Some(format!(
+        "the organisation's managed configuration ({}) sets managed_only = true, so only its \
+         hooks run",
+        managed.path.display()
+    ))
+}
+
+/// The organisation's `[trust]` holds for every other layer, as the user's does for the
+/// layers below it: its keys are added to theirs and its `require_signed` is theirs too. A key
+/// file is resolved against the managed file's directory, never the project's (where anyone
+/// could put a file of that name).
+pub(super) fn merge_managed_trust(spec: &mut TrustSpec, layer: Layer, managed: Option<&Config>) {
+    // (Without the `wasm` feature the managed `[trust]` is a problem of its own layer,
+    // reported there once.)
+    let Some(managed) = managed.filter(|_| layer != Layer::Managed && cfg!(feature = "wasm"))
+    else {
+        return;
+    };
+    spec.keys
+        .extend(managed.trust.keys.iter().cloned().map(|mut key| {
+            if let KeySource::File(path) = &mut key.source {
+                *path = managed.base_dir().join(&*path);
+            }
+            key
+        }));
+    spec.require_signed |= managed.trust.require_signed;
+}
+
+/// The `[projects]` that holds: the organisation's when it sets one, else the user's.
+pub(super) fn pick_projects(configs: &[(Layer, Config)]) -> ProjectsSpec {
+    [Layer::Managed, Layer::User]
+        .into_iter()
+        .find_map(|wanted| {
+            configs
+                .iter()
+                .find(|(layer, _)| *layer == wanted)
+                .and_then(|(_, config)| config.projects.clone())
+        })
+        .unwrap_or_default()
+}
+
+/// What a file of `layer` may not do to the organisation's layer: set `managed_only`, or
+/// `disable` one of its hooks.
+pub(super) fn check_managed_keys(
+    layer: Layer,
+    config: &Config,
+    configs: &[(Layer, Config)],
+    problems: &mut Vec<ConfigProblem>,
+) {
+    if layer == Layer::Managed {
+        return;
+    }
+    let managed = configs.iter().find(|(l, _)| *l == Layer::Managed);
+    let managed_path = managed.map_or_else(
+        || crate::config::MANAGED_CONFIG_PATH.to_string(),
+        |(_, config)| config.path.display().to_string(),
+    );
+    if config.managed_only.is_some() {
+        problems.push(ConfigProblem {
+            location: config.managed_only_at,
+            hook: None,
+            message: format!(
+                "`managed_only` belongs in the organisation's managed configuration \
+                 ({managed_path}): the organisation's layer cannot be switched on or off by a \
+                 user's or a project's file; remove it"
+            ),
+        });
+    }
+    for name in &config.disable {
+        let managed_hook = managed.is_some_and(|(_, m)| m.hooks.iter().any(|h| &h.name == name));
+        if managed_hook {
+            problems.push(ConfigProblem {
+                location: config.disable_at,
+                hook: None,
+                message: format!(
+                    "`disable` names {}, a hook of the organisation's managed configuration \
+                     ({managed_path}): the organisation's layer cannot be disabled by a project \
+                     or a user; remove it from `disable` (a project hook of the same name must \
+                     be renamed to be disabled)",
+                    crate::text::quote(name)
+                ),
+            });
+        }
+    }
+}
+
+/// Whether `name` names a hook of the organisation's layer (a `disable` of it is refused by
+/// [`check_managed_keys`], not reported again as "not a hook of the project").
+pub(super) fn is_managed_hook(configs: &[(Layer, Config)], name: &str) -> bool {
+    configs
+        .iter()
+        .filter(|(layer, _)| *layer == Layer::Managed)
+        .any(|(_, config)| config.hooks.iter().any(|hook| hook.name == name))
+}
+
+/// What the organisation's layer overrides in the others, one line each, for `hookhost check`:
+/// the user's `[projects]`, `[log]` and `[telemetry]`, and, with `managed_only`, every other
+/// layer's hooks; and a variable that names another managed file, ignored.
+pub(super) fn overrides(configs: &[(Layer, Config)]) -> Vec<String> {
+    let mut lines = Vec::new();
+    if let Some(managed) = ManagedFile::locate()
+        && let Some(ignored) = &managed.variable_ignored
+    {
+        lines.push(format!(
+            "{} names {}, which is ignored: {} exists, and the system file always wins",
+            crate::config::MANAGED_CONFIG_ENV,
+            ignored.display(),
+            managed.path.display()
+        ));
+    }
+    let Some((_, managed)) = configs.iter().find(|(layer, _)| *layer == Layer::Managed) else {
+        return lines;
+    };
+    let at = |path: &Path| path.display().to_string();
+    for (layer, config) in configs.iter().filter(|(layer, _)| *layer != Layer::Managed) {
+        let mut overridden = Vec::new();
+        if *layer == Layer::User && config.projects.is_some() && managed.projects.is_some() {
+            overridden.push("[projects]");
+        }
+        if config.log.is_some() && managed.log.is_some() {
+            overridden.push("[log]");
+        }
+        if *layer == Layer::User && config.telemetry.is_some() && managed.telemetry.is_some() {
+            overridden.push("[telemetry]");
+        }
+        if !overridden.is_empty() {
+            lines.push(format!(
+                "the organisation's {} ({}) override{} the {} file's ({})",
+                overridden.join(", "),
+                at(&managed.path),
+                if overridden.len() == 1 { "s" } else { "" },
+                layer.as_str(),
+                at(&config.path)
+            ));
+        }
+    }
+    if managed.managed_only == Some(true) {
+        let skipped: usize = configs
+            .iter()
+            .filter(|(layer, _)| *layer != Layer::Managed)
+            .map(|(_, config)| config.hooks.len())
+            .sum();
+        lines.push(format!(
+            "the organisation's managed_only = true ({}): only its hooks (and hooks the agent \
+             registers in-process) run; {skipped} hook(s) of the other layers are skipped",
+            at(&managed.path)
+        ));
+    }
+    lines
+}
