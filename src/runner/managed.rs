@@ -180,3 +180,56 @@ pub(super) fn overrides(configs: &[(Layer, Config)]) -> Vec<String> {
     }
     lines
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn config(text: &str, path: &str) -> Config {
+        Config::parse(text, path).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    #[test]
+    fn the_organisations_trust_holds_for_every_other_layer_with_its_own_key_files() {
+        let managed = config(
+            "[trust]\nrequire_signed = true\n[[trust.keys]]\nid = \"org\"\nfile = \"keys/org.pub\"\n",
+            "/etc/hookhost/hooks.toml",
+        );
+        for layer in [Layer::User, Layer::Project, Layer::Local] {
+            let mut spec = TrustSpec::default();
+            merge_managed_trust(&mut spec, layer, Some(&managed));
+            if cfg!(feature = "wasm") {
+                assert!(spec.require_signed, "{layer:?}");
+                assert_eq!(
+                    spec.keys[0].source,
+                    KeySource::File("/etc/hookhost/keys/org.pub".into()),
+                    "never the project's keys/org.pub"
+                );
+            }
+        }
+        let mut own = managed.trust.clone();
+        merge_managed_trust(&mut own, Layer::Managed, Some(&managed));
+        assert_eq!(own, managed.trust, "not merged into itself");
+    }
+
+    #[test]
+    fn the_organisations_projects_win_over_the_users() {
+        let user = config("[projects]\npolicy = \"allow\"\n", "user.toml");
+        let managed = config("[projects]\npolicy = \"sandboxed\"\n", "managed.toml");
+        let policy = |configs: &[(Layer, Config)]| pick_projects(configs).policy;
+        assert_eq!(
+            policy(&[(Layer::User, user.clone())]),
+            crate::config::ProjectPolicy::Allow
+        );
+        assert_eq!(
+            policy(&[(Layer::Managed, managed), (Layer::User, user.clone())]),
+            crate::config::ProjectPolicy::Sandboxed
+        );
+        let silent = config("", "managed.toml");
+        assert_eq!(
+            policy(&[(Layer::Managed, silent), (Layer::User, user)]),
+            crate::config::ProjectPolicy::Allow,
+            "a managed file without [projects] leaves the user's"
+        );
+    }
+}
