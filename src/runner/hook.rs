@@ -1,6 +1,7 @@
 //! A hook the runner holds: what decides when it runs (events, matcher, phase, timeout, fail
 //! mode) and the runtime that runs it. [`Runtime`] sits above the runtimes and dispatches to
-//! them; none of them knows it.
+//! them; none of them knows it. Also which configured hooks run no runtime at all, and why
+//! (held by a `[projects]` policy, skipped by the organisation's `managed_only`).
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -106,6 +107,42 @@ impl Runtime {
             Runtime::Held(_) => "held",
             Runtime::Skipped(_) => crate::outcome::SKIPPED,
         }
+    }
+}
+
+impl super::HookRunner {
+    /// The configured hooks the user's `[projects]` policy holds back, with why.
+    pub fn held_hooks(&self) -> Vec<(&HookSpec, String)> {
+        self.configured_with(|runtime| match runtime {
+            Runtime::Held(reason) => Some(reason),
+            _ => None,
+        })
+    }
+
+    /// The configured hooks the organisation's `managed_only` skips, with why: they never run
+    /// and never block; every event they reach reports them as skipped.
+    pub fn skipped_hooks(&self) -> Vec<(&HookSpec, String)> {
+        self.configured_with(|runtime| match runtime {
+            Runtime::Skipped(reason) => Some(reason),
+            _ => None,
+        })
+    }
+
+    /// The configured hooks whose runtime `why` has a reason for, with it.
+    fn configured_with(
+        &self,
+        why: impl Fn(&Runtime) -> Option<&String>,
+    ) -> Vec<(&HookSpec, String)> {
+        let hooks = self.snapshot();
+        self.inner
+            .configured
+            .iter()
+            .enumerate()
+            .filter_map(|(position, spec)| {
+                let hook = hooks.iter().find(|hook| hook.index == position)?;
+                Some((spec, why(&hook.runtime)?.clone()))
+            })
+            .collect()
     }
 }
 

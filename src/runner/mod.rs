@@ -290,40 +290,6 @@ impl HookRunner {
             .collect()
     }
 
-    /// The configured hooks the user's `[projects]` policy holds back, with why.
-    pub fn held_hooks(&self) -> Vec<(&HookSpec, String)> {
-        self.configured_with(|runtime| match runtime {
-            Runtime::Held(reason) => Some(reason),
-            _ => None,
-        })
-    }
-
-    /// The configured hooks the organisation's `managed_only` skips, with why: they never run
-    /// and never block; every event they reach reports them as skipped.
-    pub fn skipped_hooks(&self) -> Vec<(&HookSpec, String)> {
-        self.configured_with(|runtime| match runtime {
-            Runtime::Skipped(reason) => Some(reason),
-            _ => None,
-        })
-    }
-
-    /// The configured hooks whose runtime `why` has a reason for, with it.
-    fn configured_with(
-        &self,
-        why: impl Fn(&Runtime) -> Option<&String>,
-    ) -> Vec<(&HookSpec, String)> {
-        let hooks = self.snapshot();
-        self.inner
-            .configured
-            .iter()
-            .enumerate()
-            .filter_map(|(position, spec)| {
-                let hook = hooks.iter().find(|hook| hook.index == position)?;
-                Some((spec, why(&hook.runtime)?.clone()))
-            })
-            .collect()
-    }
-
     /// The configuration error a fail-closed runner blocks with.
     pub fn load_error(&self) -> Option<&ConfigError> {
         self.inner.load_error.as_ref()
