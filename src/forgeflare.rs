@@ -100,7 +100,9 @@ pub struct HookRunner {
 impl HookRunner {
     /// Loads hooks from `config_path`; hooks run in `cwd` and convergence.json goes to
     /// `{cwd}/.forgeflare/`. A missing file is a runner that does nothing. An unusable file is
-    /// reported on stderr once and makes every PreToolUse call block (fail closed).
+    /// reported on stderr once and makes every PreToolUse call block (fail closed). On a
+    /// machine with an organisation's managed file, its hooks come first and its
+    /// `managed_only` holds ([`crate::HookRunner::load`]); without one, nothing differs.
     pub fn load(config_path: &str, cwd: &str) -> Self {
         let options = RunnerOptions::new(cwd);
         let runner = match crate::HookRunner::load(config_path, options.clone()) {

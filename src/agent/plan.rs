@@ -5,6 +5,7 @@ use serde_json::Value;
 
 use super::{AgentEventSpec, BlockAs, ContextAs};
 use crate::outcome::{Block, Decision, Notice, Outcome};
+use crate::verdict::HookFailure;
 
 /// Events whose block reason is the model's next instruction rather than a refusal: the model
 /// reads the hook's own words, not `blocked by ...`.
@@ -161,7 +162,11 @@ impl Plan {
                 .map(|message| format!("hookhost: {message}")),
         );
         for report in &outcome.reports {
-            if let Err(failure) = &report.result {
+            if let Err(HookFailure::NotAllowed { reason }) = &report.result
+                && report.is_skipped()
+            {
+                lines.push(format!("hookhost: hook {} skipped: {reason}", report.name));
+            } else if let Err(failure) = &report.result {
                 lines.push(format!(
                     "hookhost: hook {} failed: {}",
                     report.name,

@@ -67,7 +67,7 @@ async fn answer(format: AgentFormat, event_arg: Option<&str>) -> AgentReply {
         }
     };
     let layers = Layers::discover(&cwd);
-    if layers.user.is_none() && layers.project.is_none() {
+    if layers.is_empty() {
         // Unconfigured: no hooks, nothing to say.
         return AgentReply::default();
     }

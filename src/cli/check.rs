@@ -4,7 +4,7 @@
 use std::process::ExitCode;
 
 use anyhow::{Context as _, Result};
-use hookhost::config::{ConfigProblem, HookSource};
+use hookhost::config::{ConfigProblem, HookSource, ManagedFile, ManagedOrigin, Ownership};
 use hookhost::{Config, ConfigError, HookRunner, OnFailure, RunnerOptions};
 
 use super::render::{self, safe};
@@ -19,14 +19,34 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
     let layers = args.config.layers()?;
     let options = RunnerOptions::new(args.config.cwd()?);
     let cache = options.cache.clone();
+    // The organisation's layer first: a file that cannot be trusted is reported like an
+    // invalid one (every agent's tool calls are blocked until it is fixed).
+    let managed = ManagedFile::locate();
+    if let Some(managed) = &managed {
+        match managed.ownership() {
+            Ok(ownership) => println!("{}", managed_line(managed, ownership)),
+            Err(error) => {
+                eprintln!("{}", safe(&hookhost::text::error_chain(&error)));
+                return Ok(ExitCode::from(super::EXIT_ERROR));
+            }
+        }
+    }
     // Each file's warnings, with its path; an invalid file is reported whole.
     let mut warnings = Vec::new();
-    for path in [&layers.user, &layers.project, &layers.local]
+    // Whose `[projects]` holds: the organisation's when its file sets one.
+    let mut policy_owner = None;
+    for path in [managed.as_ref().map(|m| &m.path)]
         .into_iter()
+        .chain([&layers.user, &layers.project, &layers.local].map(Option::as_ref))
         .flatten()
     {
         match Config::load(path) {
-            Ok(config) => warnings.extend(config.warnings.iter().map(|w| problem_line(path, w))),
+            Ok(config) => {
+                if managed.as_ref().is_some_and(|m| &m.path == path) {
+                    policy_owner = config.projects.as_ref().map(|_| "organisation's");
+                }
+                warnings.extend(config.warnings.iter().map(|w| problem_line(path, w)))
+            }
             Err(error @ ConfigError::Invalid { .. }) => {
                 eprintln!("{}", safe_multiline(&error.to_string()));
                 return Ok(ExitCode::from(super::EXIT_ERROR));
@@ -61,6 +81,7 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
         ));
     }
     let held = runner.held_hooks();
+    let skipped = runner.skipped_hooks();
     let hooks: Vec<_> = runner.configured_hooks().collect();
     let layered = hooks
         .iter()
@@ -93,7 +114,13 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
                 grants.push("DISABLED".into());
             }
             if held.iter().any(|(spec, _)| std::ptr::eq(*spec, *hook)) {
-                grants.push("HELD by the user's [projects] policy".into());
+                grants.push(format!(
+                    "HELD by the {} [projects] policy",
+                    policy_owner.unwrap_or("user's")
+                ));
+            }
+            if skipped.iter().any(|(spec, _)| std::ptr::eq(*spec, *hook)) {
+                grants.push("SKIPPED by the organisation's managed_only".into());
             }
             let mut row = vec![
                 format!("#{}", position + 1),
@@ -123,18 +150,24 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
         header.push("FROM");
     }
     print!("{}", render::table(&header, &rows));
-    for (spec, reason) in &held {
-        println!(
-            "held: #{} {}: {}",
-            hooks
-                .iter()
-                .position(|h| std::ptr::eq(*h, *spec))
-                .unwrap_or(0)
-                + 1,
-            safe(&spec.name),
-            safe(reason)
-        );
+    for (what, list) in [("held", &held), ("skipped", &skipped)] {
+        for (spec, reason) in list {
+            println!(
+                "{what}: #{} {}: {}",
+                hooks
+                    .iter()
+                    .position(|h| std::ptr::eq(*h, *spec))
+                    .unwrap_or(0)
+                    + 1,
+                safe(&spec.name),
+                safe(reason)
+            );
+        }
     }
+    for line in layers.managed_overrides()? {
+        println!("managed: {}", safe(&line));
+    }
+    warnings.extend(same_names_as_managed(&hooks));
     for (spec, info) in &wasm {
         let position = hooks
             .iter()
@@ -201,6 +234,48 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
         }
     );
     Ok(ExitCode::SUCCESS)
+}
+
+/// The organisation's layer, as the first line of the output: where it comes from and that
+/// its owner and mode passed.
+fn managed_line(managed: &ManagedFile, ownership: Ownership) -> String {
+    format!(
+        "managed layer: {} ({}; owner uid {}, mode {:o}: nobody else can write it): the \
+         organisation's hooks run first, and no user or project can disable them",
+        safe(&managed.path.display().to_string()),
+        match managed.origin {
+            ManagedOrigin::System => "the system's",
+            ManagedOrigin::Variable =>
+                "named by $HOOKHOST_MANAGED_CONFIG, as no system file exists",
+        },
+        ownership.uid,
+        ownership.mode
+    )
+}
+
+/// A warning for each hook of another layer named like a hook of the organisation's: both
+/// run (a name never replaces a managed hook), which a reader of reports should know.
+fn same_names_as_managed(hooks: &[&hookhost::HookSpec]) -> Vec<String> {
+    let managed: Vec<&str> = hooks
+        .iter()
+        .filter(|hook| hook.layer == hookhost::Layer::Managed)
+        .map(|hook| hook.name.as_str())
+        .collect();
+    hooks
+        .iter()
+        .filter(|hook| {
+            hook.layer != hookhost::Layer::Managed && managed.contains(&hook.name.as_str())
+        })
+        .map(|hook| {
+            format!(
+                "{} of the {} layer has the name of a hook of the organisation's managed layer: \
+                 both run, the organisation's first (a name never replaces or disables a \
+                 managed hook); rename it to tell them apart",
+                safe(&hook.name),
+                hook.layer.as_str()
+            )
+        })
+        .collect()
 }
 
 fn problem_line(path: &std::path::Path, problem: &ConfigProblem) -> String {

@@ -266,10 +266,11 @@ impl ConfigArgs {
             .find(|path| path.exists()))
     }
 
-    /// Every layer: the user's own hooks, the project's, its local override.
+    /// Every layer: the user's own hooks, the project's, its local override (and, when the
+    /// machine has one, the organisation's managed file, which loading adds first).
     fn layers(&self) -> Result<hookhost::Layers> {
         let layers = hookhost::Layers::for_project(self.project_config()?);
-        if layers.user.is_none() && layers.project.is_none() {
+        if layers.is_empty() {
             self.config_path()?;
         }
         Ok(layers)

@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use hookhost::Mode;
-use hookhost::{Answer, HookReport};
+use hookhost::{Answer, HookFailure, HookReport};
 use serde_json::{Value, json};
 
 /// Untrusted text on one line: control characters escaped, so that a hook's output or a
@@ -72,6 +72,9 @@ pub fn abbreviate(text: &str, max: usize) -> String {
 /// done (`would block: ...`), and in `warn` mode, that its block was only a warning.
 pub fn outcome(report: &HookReport) -> String {
     let verdict = match &report.result {
+        Err(HookFailure::NotAllowed { reason }) if report.is_skipped() => {
+            return format!("SKIPPED: {}", safe(reason));
+        }
         Err(failure) if report.mode == Mode::Monitor => {
             return format!("(monitor) FAILED: {}", safe(&failure.detailed()));
         }
@@ -170,6 +173,10 @@ pub fn report_json(report: &HookReport) -> Value {
     });
     let fields = out.as_object_mut().expect("object");
     match &report.result {
+        Err(HookFailure::NotAllowed { reason }) if report.is_skipped() => {
+            fields.insert("verdict".into(), json!("skipped"));
+            fields.insert("reason".into(), json!(reason));
+        }
         Err(failure) => {
             fields.insert("verdict".into(), json!("failed"));
             fields.insert("failure".into(), json!(failure.detailed()));

@@ -23,6 +23,7 @@ mod error;
 mod fields;
 mod location;
 mod log;
+mod managed;
 mod parse;
 mod projects;
 mod source;
@@ -36,6 +37,7 @@ use std::time::Duration;
 pub use error::{ConfigError, ConfigProblem};
 pub use location::Location;
 pub use log::{DEFAULT_DROP, LogSpec};
+pub use managed::{MANAGED_CONFIG_ENV, MANAGED_CONFIG_PATH, ManagedFile, ManagedOrigin, Ownership};
 pub use projects::{Ceiling, ProjectPolicy, ProjectsSpec};
 pub use trust::pattern_matches;
 pub use telemetry::{
@@ -75,6 +77,11 @@ pub struct Config {
     pub log: Option<LogSpec>,
     /// `[telemetry]`: where decision records are exported over OTLP.
     pub telemetry: Option<TelemetrySpec>,
+    /// `managed_only = true|false`, as written: only the organisation's managed file may set
+    /// it (true: only its hooks run, every other layer's are reported as skipped).
+    pub managed_only: Option<bool>,
+    /// Where `managed_only` is in the file.
+    pub managed_only_at: Location,
 }
 
 /// The `[trust]` table.
@@ -218,6 +225,8 @@ impl Config {
                 disable_at: parsed.disable_at,
                 log: parsed.log,
                 telemetry: parsed.telemetry,
+                managed_only: parsed.managed_only,
+                managed_only_at: parsed.managed_only_at,
             }),
             Err(problems) => Err(ConfigError::Invalid { path, problems }),
         }
@@ -235,6 +244,8 @@ impl Config {
             disable_at: Location::default(),
             log: None,
             telemetry: None,
+            managed_only: None,
+            managed_only_at: Location::default(),
         }
     }
 
@@ -265,11 +276,14 @@ pub fn toml_to_json(text: &str) -> Result<serde_json::Value, String> {
     )))
 }
 
-/// Which configuration a hook comes from, in the order they run: the user's own hooks first
-/// (a project cannot disable them), then the project's, its local override, and the hooks the
-/// agent registers at run time.
+/// Which configuration a hook comes from, in the order they run: the organisation's managed
+/// hooks first (nobody else can disable them), the user's own hooks (a project cannot disable
+/// them), then the project's, its local override, and the hooks the agent registers at run
+/// time.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum Layer {
+    /// `/etc/hookhost/hooks.toml` (see [`ManagedFile`]): the organisation's.
+    Managed,
     /// `$XDG_CONFIG_HOME/hookhost/hooks.toml`: the user's.
     User,
     /// `.forgeflare/hooks.toml` or `hooks.toml`: the project's.
@@ -283,9 +297,10 @@ pub enum Layer {
 }
 
 impl Layer {
-    /// `user`, `project`, `local`, `runtime`.
+    /// `managed`, `user`, `project`, `local`, `runtime`.
     pub fn as_str(self) -> &'static str {
         match self {
+            Layer::Managed => "managed",
             Layer::User => "user",
             Layer::Project => "project",
             Layer::Local => "local",

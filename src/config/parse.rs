@@ -59,6 +59,8 @@ pub(super) struct Parsed {
     pub(super) warnings: Vec<ConfigProblem>,
     pub(super) log: Option<LogSpec>,
     pub(super) telemetry: Option<TelemetrySpec>,
+    pub(super) managed_only: Option<bool>,
+    pub(super) managed_only_at: Location,
 }
 
 pub(super) fn parse_file(text: &str) -> Result<Parsed, Vec<ConfigProblem>> {
@@ -109,8 +111,24 @@ pub(super) fn parse_file(text: &str) -> Result<Parsed, Vec<ConfigProblem>> {
     let mut log = None;
     let mut telemetry = None;
     let mut telemetry_at = 0..0;
+    let mut managed_only = None;
+    let mut managed_only_at = Location::default();
     for (key, value) in doc.get_ref().iter() {
         match key.get_ref().as_ref() {
+            "managed_only" => {
+                managed_only_at = sink.lines.locate(key.span().start);
+                match value.get_ref() {
+                    DeValue::Boolean(only) => managed_only = Some(*only),
+                    other => sink.push(
+                        &value.span(),
+                        None,
+                        format!(
+                            "`managed_only` must be true or false, found {}",
+                            other.type_str()
+                        ),
+                    ),
+                }
+            }
             "trust" => trust = parse_trust(value, &mut sink),
             "mode" => {}
             "log" => log = parse_log(value, &mut sink),
@@ -165,6 +183,8 @@ pub(super) fn parse_file(text: &str) -> Result<Parsed, Vec<ConfigProblem>> {
             warnings: sink.finish_warnings(),
             log,
             telemetry,
+            managed_only,
+            managed_only_at,
         })
     } else {
         Err(sink.finish())
@@ -220,7 +240,7 @@ fn unknown_top_level(
             span,
             None,
             format!(
-                "unknown top-level key `{}` is ignored (hooks.toml holds `[[hooks]]` tables, `[trust]`, `mode`, `[log]`, `[telemetry]`, and `[projects]` in the user's own file)",
+                "unknown top-level key `{}` is ignored (hooks.toml holds `[[hooks]]` tables, `[trust]`, `mode`, `[log]`, `[telemetry]`, `[projects]` in the user's own file or the organisation's, and `managed_only` in the organisation's)",
                 crate::text::name(key)
             ),
         );

@@ -14,7 +14,7 @@ use sha2::{Digest as _, Sha256};
 use crate::config::{Layer, LogSpec};
 use crate::event::{Event, Phase};
 use crate::outcome::{Decision, Outcome};
-use crate::verdict::Mode;
+use crate::verdict::{HookFailure, Mode};
 
 /// Where a hook comes from, as a record names it.
 #[derive(Debug, Clone, Default)]
@@ -102,6 +102,10 @@ impl Draft {
             .iter()
             .map(|report| {
                 let (verdict, failure, reason) = match &report.result {
+                    // It never ran: the organisation's `managed_only` (the reason says so).
+                    Err(HookFailure::NotAllowed { reason }) if report.is_skipped() => {
+                        ("skipped", None, Some(reason.clone()))
+                    }
                     Ok(verdict) => (
                         verdict.answer.kind(),
                         None,

@@ -23,7 +23,9 @@ pub struct HookReport {
     pub event: String,
     /// Guard or observer.
     pub phase: Phase,
-    /// "command", "wasm" or "native".
+    /// "command", "wasm" or "native"; "held" for a project hook the `[projects]` policy holds
+    /// back, [`SKIPPED`] for one the organisation's `managed_only` skips (its `result` is a
+    /// [`HookFailure::NotAllowed`] saying why; it never ran and never blocks).
     pub kind: &'static str,
     /// True for an async hook, which ran in the background (its report comes from
     /// [`crate::HookRunner::flush`]).
@@ -41,7 +43,16 @@ pub struct HookReport {
     pub stderr_truncated: bool,
 }
 
+/// The [`HookReport::kind`] of a hook that did not run because the organisation's managed
+/// configuration sets `managed_only = true`.
+pub const SKIPPED: &str = "skipped";
+
 impl HookReport {
+    /// True when the hook did not run because the organisation's `managed_only` skips it.
+    pub fn is_skipped(&self) -> bool {
+        self.kind == SKIPPED
+    }
+
     /// `PreToolUse/guard`, `PreToolUse/observe`, `PostToolUse`, `Stop`, ...: the event, and the
     /// phase for events whose hooks have phases.
     pub fn label(&self) -> String {

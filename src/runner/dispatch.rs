@@ -215,6 +215,8 @@ fn apply_enforced(
 fn fails_closed(hook: &LoadedHook, spec: &EventSpec) -> bool {
     spec.answers.allows(Answers::BLOCK)
         && match hook.on_failure {
+            // A hook the organisation's `managed_only` skips never blocks: it did not run.
+            _ if hook.runtime.is_skipped() => false,
             // A guard the user's policy holds back blocks whatever its `on_failure` says.
             _ if hook.runtime.is_held() => true,
             Some(OnFailure::Block) => true,

@@ -1,6 +1,7 @@
 //! A hook the runner holds: what decides when it runs (events, matcher, phase, timeout, fail
 //! mode) and the runtime that runs it. [`Runtime`] sits above the runtimes and dispatches to
-//! them; none of them knows it.
+//! them; none of them knows it. Also which configured hooks run no runtime at all, and why
+//! (held by a `[projects]` policy, skipped by the organisation's `managed_only`).
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -64,6 +65,9 @@ pub(crate) enum Runtime {
     /// A hook the user's `[projects]` policy does not let run, with why; it never runs, and
     /// its guards block.
     Held(String),
+    /// A hook of a layer the organisation's `managed_only` leaves out, with why: it never runs,
+    /// never blocks, and is reported as skipped.
+    Skipped(String),
 }
 
 impl Runtime {
@@ -73,7 +77,7 @@ impl Runtime {
             #[cfg(feature = "wasm")]
             Runtime::Wasm(hook) => hook.call(request).await,
             Runtime::Native(hook) => hook.call(request).await,
-            Runtime::Held(reason) => HookResponse {
+            Runtime::Held(reason) | Runtime::Skipped(reason) => HookResponse {
                 result: Err(HookFailure::NotAllowed {
                     reason: reason.clone(),
                 }),
@@ -88,7 +92,12 @@ impl Runtime {
         matches!(self, Runtime::Held(_))
     }
 
-    /// "command", "wasm" or "native".
+    /// True for a hook the organisation's `managed_only` skips.
+    pub(crate) fn is_skipped(&self) -> bool {
+        matches!(self, Runtime::Skipped(_))
+    }
+
+    /// "command", "wasm", "native", "held" or "skipped" ([`crate::outcome::SKIPPED`]).
     pub(crate) fn kind(&self) -> &'static str {
         match self {
             Runtime::Command(_) => "command",
@@ -96,7 +105,44 @@ impl Runtime {
             Runtime::Wasm(_) => "wasm",
             Runtime::Native(_) => "native",
             Runtime::Held(_) => "held",
+            Runtime::Skipped(_) => crate::outcome::SKIPPED,
         }
+    }
+}
+
+impl super::HookRunner {
+    /// The configured hooks the user's `[projects]` policy holds back, with why.
+    pub fn held_hooks(&self) -> Vec<(&HookSpec, String)> {
+        self.configured_with(|runtime| match runtime {
+            Runtime::Held(reason) => Some(reason),
+            _ => None,
+        })
+    }
+
+    /// The configured hooks the organisation's `managed_only` skips, with why: they never run
+    /// and never block; every event they reach reports them as skipped.
+    pub fn skipped_hooks(&self) -> Vec<(&HookSpec, String)> {
+        self.configured_with(|runtime| match runtime {
+            Runtime::Skipped(reason) => Some(reason),
+            _ => None,
+        })
+    }
+
+    /// The configured hooks whose runtime `why` has a reason for, with it.
+    fn configured_with(
+        &self,
+        why: impl Fn(&Runtime) -> Option<&String>,
+    ) -> Vec<(&HookSpec, String)> {
+        let hooks = self.snapshot();
+        self.inner
+            .configured
+            .iter()
+            .enumerate()
+            .filter_map(|(position, spec)| {
+                let hook = hooks.iter().find(|hook| hook.index == position)?;
+                Some((spec, why(&hook.runtime)?.clone()))
+            })
+            .collect()
     }
 }
 

@@ -1,23 +1,34 @@
-//! Layered configuration: the user's own hooks, the project's, a local override, and (at run
-//! time) the agent's, in that order; and what the user allows the projects an agent opens.
+//! Layered configuration: the organisation's managed hooks, the user's own, the project's, a
+//! local override, and (at run time) the agent's, in that order; and what the user (or the
+//! organisation) allows the projects an agent opens.
 //!
 //! | layer | file | |
 //! |---|---|---|
-//! | user | `$HOOKHOST_CONFIG_DIR/hooks.toml`, else `$XDG_CONFIG_HOME/hookhost/hooks.toml`, else `~/.config/hookhost/hooks.toml` | always runs first; a project cannot disable it; only it may set `[projects]` |
+//! | managed | `/etc/hookhost/hooks.toml`; only where it does not exist, `$HOOKHOST_MANAGED_CONFIG` | always runs first; owned by root (the variable's file: root or the current user), writable by nobody else, else refused and every gate event blocks; nobody can disable it; its `[trust]` holds for every layer; its `[projects]`, `[log]`, `[telemetry]` win over the user's; only it may set `managed_only` (then only its hooks and runtime hooks run, the others are reported as skipped) |
+//! | user | `$HOOKHOST_CONFIG_DIR/hooks.toml`, else `$XDG_CONFIG_HOME/hookhost/hooks.toml`, else `~/.config/hookhost/hooks.toml` | runs after the managed layer; a project cannot disable it; only it (and the managed file) may set `[projects]` |
 //! | project | `.forgeflare/hooks.toml`, else `hooks.toml`, in the agent's cwd | subject to `[projects]` |
-//! | local | `hooks.local.toml` beside the project's file | not committed; may `disable` project hooks by name; subject to `[projects]` like the project's (it sits in the repository's directory) |
+//! | local | `hooks.local.toml` beside the project's file | not committed; may `disable` project hooks by name (never a managed hook); subject to `[projects]` like the project's (it sits in the repository's directory) |
 //! | runtime | `HookRunner::register` | after every configured hook |
 //!
-//! `[projects] policy` (the user's file): `allow` runs a project's hooks as configured;
-//! `approve` runs them only once the user approved that exact content (`hookhost allow`), and
-//! until then its guards block with a message saying how to approve, and its other hooks report
-//! a failure instead of running; `sandboxed` runs only its wasm hooks, whose grants must fit the
-//! user's ceiling, and its command hooks' guards block.
+//! `[projects] policy` (the managed file's, else the user's): `allow` runs a project's hooks as
+//! configured; `approve` runs them only once the user approved that exact content (`hookhost
+//! allow`), and until then its guards block with a message saying how to approve, and its
+//! other hooks report a failure instead of running; `sandboxed` runs only its wasm hooks, whose
+//! grants must fit the ceiling, and its command hooks' guards block.
+//!
+//! A project hook may have the name of a managed hook: both run, the organisation's first and
+//! unchanged (a name never replaces a hook); `hookhost check` warns, and a `disable` of that
+//! name is refused.
 
 use std::path::{Path, PathBuf};
 
 use super::Runtime;
+use super::managed::{
+    check_managed_keys, is_managed_hook, managed_layer, overrides, pick_projects,
+    skipped_reason,
+};
 use super::prepare::{WasmRuntime, check_ceiling, prepare, trust_policy};
+use super::record::{pick_log, recorder, telemetry_table};
 use super::{HookRunner, RunnerOptions};
 use crate::approvals::Approvals;
 use crate::config::{
@@ -65,6 +76,14 @@ impl Layers {
         }
     }
 
+    /// True when there is nothing to load: no user's file, no project's, and no organisation's
+    /// managed file on this machine (an agent then runs no hooks at all).
+    pub fn is_empty(&self) -> bool {
+        self.user.is_none()
+            && self.project.is_none()
+            && crate::config::ManagedFile::locate().is_none()
+    }
+
     /// Where the user's own hooks.toml is.
     pub fn user_config() -> Option<PathBuf> {
         Some(crate::dirs::config_dir()?.join("hooks.toml"))
@@ -86,16 +105,19 @@ impl Layers {
     }
 
     /// The `[trust]` policy the wasm hooks of `config` are checked against when it loads as
-    /// one of these layers: its own table, under the user's when it is not the user's file
-    /// itself. What `hookhost lock` checks signatures with.
+    /// one of these layers: its own table, under the organisation's and the user's (those
+    /// above it). What `hookhost lock` checks signatures with.
     #[cfg(feature = "wasm")]
     pub fn trust_policy(&self, config: &Config) -> Result<crate::bundle::TrustPolicy, ConfigError> {
-        let same = |path: &PathBuf| {
+        let same = |path: &Path| {
             std::fs::canonicalize(path).ok() == std::fs::canonicalize(&config.path).ok()
         };
         let mut inherited = Vec::new();
         for (layer, above) in self.configs()? {
-            if layer == Layer::User && !self.user.as_ref().is_some_and(same) {
+            if same(&above.path) {
+                break;
+            }
+            if matches!(layer, Layer::Managed | Layer::User) {
                 inherited.push(above);
             }
         }
@@ -112,9 +134,17 @@ impl Layers {
         }
     }
 
-    /// Each layer's file that exists, parsed; an invalid one is an error.
+    /// What the organisation's managed layer overrides in these layers, one line each (the
+    /// user's `[projects]`, `[log]`, `[telemetry]`; every other hook under `managed_only`):
+    /// what `hookhost check` shows. Empty on a machine without a managed file.
+    pub fn managed_overrides(&self) -> Result<Vec<String>, ConfigError> {
+        Ok(overrides(&self.configs()?))
+    }
+
+    /// Each layer's file that exists, parsed, the organisation's first; an invalid one (or a
+    /// managed file that cannot be trusted) is an error.
     fn configs(&self) -> Result<Vec<(Layer, Config)>, ConfigError> {
-        let mut configs = Vec::new();
+        let mut configs: Vec<(Layer, Config)> = managed_layer()?.into_iter().collect();
         for (layer, path) in [
             (Layer::User, &self.user),
             (Layer::Project, &self.project),
@@ -132,123 +162,32 @@ impl Layers {
     /// The recorder of the files that load, skipping those that do not: where a fail-closed
     /// runner records its blocks.
     pub(crate) fn recorder_of_what_loads(&self) -> Option<Recorder> {
-        let configs: Vec<(Layer, Config)> = [
-            (Layer::User, &self.user),
-            (Layer::Project, &self.project),
-            (Layer::Local, &self.local),
-        ]
-        .into_iter()
-        .filter_map(|(layer, path)| Some((layer, Config::load_optional(path.as_ref()?).ok()??)))
-        .collect();
+        let managed = managed_layer().ok().flatten();
+        let configs: Vec<(Layer, Config)> = managed
+            .into_iter()
+            .chain(
+                [
+                    (Layer::User, &self.user),
+                    (Layer::Project, &self.project),
+                    (Layer::Local, &self.local),
+                ]
+                .into_iter()
+                .filter_map(|(layer, path)| {
+                    Some((layer, Config::load_optional(path.as_ref()?).ok()??))
+                }),
+            )
+            .collect();
         recorder(&configs, false)
     }
 }
 
-/// Where the outcomes of runners over `configs` are recorded: the log [`pick_log`] picks, and
-/// the telemetry export [`pick_telemetry`] starts. `own_file`: the configuration is one file an
-/// embedder loaded itself ([`HookRunner::load`]), not layers found on disk.
-fn recorder(configs: &[(Layer, Config)], own_file: bool) -> Option<Recorder> {
-    let mut problems = Vec::new();
-    let export = match pick_telemetry(configs, own_file, &mut problems) {
-        Ok(export) => export,
-        Err(problem) => {
-            problems.push(problem);
-            None
-        }
-    };
-    let recorder = Recorder::new(pick_log(configs), export);
-    for problem in problems {
-        match &recorder {
-            Some(recorder) => recorder.warn_once(problem),
-            // Nothing else will say it: telemetry was all there was to record into.
-            None => eprintln!("hookhost: {problem}"),
-        }
-    }
-    recorder
-}
-
-/// The telemetry export: `[telemetry]` of the user's own file (or of the one file an embedder
-/// loaded), or the `OTEL_*` variables alone. A project's or a local file's `[telemetry]` is
-/// ignored with a warning: a cloned repository must not choose where its users' commands are
-/// sent. A problem the variables cause (a file's table is checked when it is parsed) turns
-/// telemetry off with a warning: telemetry never changes a decision, nor stops an agent.
-#[cfg(feature = "telemetry")]
-fn pick_telemetry(
-    configs: &[(Layer, Config)],
-    own_file: bool,
-    problems: &mut Vec<String>,
-) -> Result<Option<std::sync::Arc<dyn crate::decision::Export>>, String> {
-    let (spec, ignored) = telemetry_table(configs, own_file);
-    problems.extend(ignored);
-    // `spool = true`: records wait in the decision log for `hookhost log --export`.
-    if spec.is_some_and(|spec| spec.spool) {
-        return Ok(None);
-    }
-    match crate::telemetry::Telemetry::configure(spec, &|name| std::env::var(name).ok()) {
-        Ok(configured) => {
-            Ok(configured.map(|c| std::sync::Arc::new(super::record::Starting::start(c)) as _))
-        }
-        Err(error) => Err(format!(
-            "telemetry is off: {}",
-            crate::text::error_chain(&error)
-        )),
-    }
-}
-
-#[cfg(not(feature = "telemetry"))]
-fn pick_telemetry(
-    _: &[(Layer, Config)],
-    _: bool,
-    _: &mut Vec<String>,
-) -> Result<Option<std::sync::Arc<dyn crate::decision::Export>>, String> {
-    Ok(None)
-}
-
-/// The `[telemetry]` of `configs` that counts: the user's own (or, `own_file`, that of the one
-/// file an embedder loaded itself), and a warning for each other file's, which is ignored: a
-/// cloned repository must not choose where its users' commands are sent.
-fn telemetry_table(
-    configs: &[(Layer, Config)],
-    own_file: bool,
-) -> (Option<&TelemetrySpec>, Vec<String>) {
-    let mut spec = None;
-    let mut ignored = Vec::new();
-    for (layer, config) in configs {
-        let Some(table) = &config.telemetry else {
-            continue;
-        };
-        if *layer == Layer::User || own_file {
-            spec = spec.or(Some(table));
-        } else {
-            ignored.push(format!(
-                "[telemetry] in {} is ignored: only your own hooks.toml ({}) says where \
-                 decisions are sent, not a project's",
-                config.path.display(),
-                Layers::user_config().map_or_else(
-                    || "in the user's configuration directory".to_string(),
-                    |path| path.display().to_string()
-                )
-            ));
-        }
-    }
-    (spec, ignored)
-}
-
-/// The user's `[log]` holds for every layer: a project may not turn it off or redirect it.
-/// Without one, the first layer that has one (the project's, then the local file's).
-fn pick_log(configs: &[(Layer, Config)]) -> Option<DecisionLog> {
-    configs
-        .iter()
-        .filter(|(_, config)| config.log.is_some())
-        .min_by_key(|(layer, _)| *layer != Layer::User)
-        .and_then(|(_, config)| Some(DecisionLog::new(config.log.clone()?, config.base_dir())))
-}
-
 impl HookRunner {
-    /// Loads every layer of `layers` (missing files are no hooks) and applies the user's
-    /// `[projects]` policy. An invalid file is an error naming it.
+    /// Loads the organisation's managed file (when this machine has one: see
+    /// [`crate::config::ManagedFile`]) and every layer of `layers` (missing files are no
+    /// hooks), and applies the `[projects]` policy (the managed file's, else the user's). An
+    /// invalid file, or a managed file that cannot be trusted, is an error naming it.
     pub fn load_layers(layers: &Layers, options: RunnerOptions) -> Result<HookRunner, ConfigError> {
-        let mut configs = Vec::new();
+        let mut configs: Vec<(Layer, Config)> = managed_layer()?.into_iter().collect();
         for (layer, path) in [
             (Layer::User, &layers.user),
             (Layer::Project, &layers.project),
@@ -264,11 +203,7 @@ impl HookRunner {
             }
         }
         check_layer_keys(&configs)?;
-        let projects = configs
-            .iter()
-            .find(|(layer, _)| *layer == Layer::User)
-            .and_then(|(_, config)| config.projects.clone())
-            .unwrap_or_default();
+        let projects = pick_projects(&configs);
         let approvals = match (&layers.approvals, projects.policy) {
             (Some(path), ProjectPolicy::Approve) => {
                 Approvals::load(path).map_err(|source| ConfigError::Read {
@@ -282,8 +217,22 @@ impl HookRunner {
             .project
             .clone()
             .or_else(|| layers.user.clone())
+            .or_else(|| {
+                configs
+                    .iter()
+                    .find(|(layer, _)| *layer == Layer::Managed)
+                    .map(|(_, config)| config.path.clone())
+            })
             .unwrap_or_else(|| options.cwd.join(".forgeflare/hooks.toml"));
         let policy = Policy {
+            owner: if configs
+                .iter()
+                .any(|(layer, config)| *layer == Layer::Managed && config.projects.is_some())
+            {
+                "the organisation's"
+            } else {
+                "the user's"
+            },
             projects,
             approvals,
             project_dir: options.cwd.clone(),
@@ -292,8 +241,36 @@ impl HookRunner {
     }
 }
 
-/// What the user's `[projects]` says, with what it needs to decide.
+/// The one file an embedder loads ([`HookRunner::load`]) under the organisation's layer: its
+/// hooks first, its `managed_only`, `[trust]`, `[log]` and `[telemetry]` hold, and the file
+/// may not set `managed_only` nor `disable` a managed hook. (`[projects]` governs the projects
+/// a layered agent opens, not an embedder's own file.)
+pub(super) fn under_managed(
+    managed: (Layer, Config),
+    config: Option<Config>,
+    path: &Path,
+    options: RunnerOptions,
+) -> Result<HookRunner, ConfigError> {
+    let mut configs = vec![managed];
+    configs.extend(config.map(|config| (Layer::Project, config)));
+    for (layer, config) in &configs {
+        let mut problems = Vec::new();
+        check_managed_keys(*layer, config, &configs, &mut problems);
+        if !problems.is_empty() {
+            return Err(ConfigError::Invalid {
+                path: config.path.clone(),
+                problems,
+            });
+        }
+    }
+    build_layers(configs, None, path.to_path_buf(), options)
+}
+
+/// What the `[projects]` that holds says (the organisation's, else the user's), with what it
+/// needs to decide.
 pub(super) struct Policy {
+    /// Whose it is, for messages: "the user's", or "the organisation's".
+    owner: &'static str,
     projects: ProjectsSpec,
     approvals: Approvals,
     project_dir: PathBuf,
@@ -302,40 +279,48 @@ pub(super) struct Policy {
 impl Policy {
     /// Why a project hook may not run as configured, if it may not.
     fn holds(&self, spec: &HookSpec, file: &Path) -> Option<String> {
-        if matches!(spec.layer, Layer::User | Layer::Runtime) {
+        if matches!(spec.layer, Layer::Managed | Layer::User | Layer::Runtime) {
             return None;
         }
         match self.projects.policy {
             ProjectPolicy::Allow => None,
             ProjectPolicy::Approve if self.approvals.is_approved(file) => None,
             ProjectPolicy::Approve => Some(format!(
-                "the project's hooks in {} are not approved (the user's policy is \"approve\"); review the file, then run `hookhost allow --config {}`",
+                "the project's hooks in {} are not approved ({} policy is \"approve\"); review the file, then run `hookhost allow --config {}`",
                 file.display(),
+                self.owner,
                 file.display()
             )),
             ProjectPolicy::Sandboxed => match &spec.source {
-                HookSource::Command(_) => Some(
-                    "is a command hook, and the user's policy runs only wasm hooks from projects (\"sandboxed\")"
-                        .to_string(),
-                ),
-                HookSource::Wasm(wasm) => check_ceiling(wasm, &self.project_dir, &self.projects.ceiling).err(),
+                HookSource::Command(_) => Some(format!(
+                    "is a command hook, and {} policy runs only wasm hooks from projects (\"sandboxed\")",
+                    self.owner
+                )),
+                HookSource::Wasm(wasm) => {
+                    check_ceiling(wasm, &self.project_dir, &self.projects.ceiling).err()
+                }
             },
         }
     }
 }
 
-/// `[projects]` only in the user's file, `disable` only in the local override (naming project
-/// hooks).
+/// `[projects]` only in the user's file (or the organisation's), `disable` only in the local
+/// override (naming project hooks, never the organisation's), `managed_only` only in the
+/// organisation's.
 fn check_layer_keys(configs: &[(Layer, Config)]) -> Result<(), ConfigError> {
     for (layer, config) in configs {
         let mut problems = Vec::new();
-        if let (Some(projects), false) = (&config.projects, *layer == Layer::User) {
+        if let (Some(projects), false) = (
+            &config.projects,
+            matches!(layer, Layer::User | Layer::Managed),
+        ) {
             problems.push(ConfigProblem {
                 location: projects.location,
                 hook: None,
                 message: "only the user's own configuration can set [projects]; a project cannot choose its own policy".to_string(),
             });
         }
+        check_managed_keys(*layer, config, configs, &mut problems);
         if !config.disable.is_empty() && *layer != Layer::Local {
             problems.push(ConfigProblem {
                 location: config.disable_at,
@@ -352,7 +337,7 @@ fn check_layer_keys(configs: &[(Layer, Config)]) -> Result<(), ConfigError> {
                     .flat_map(|(_, c)| &c.hooks)
                     .any(|hook| &hook.name == name)
             };
-            if !project_hook(Layer::Project) {
+            if !project_hook(Layer::Project) && !is_managed_hook(configs, name) {
                 problems.push(ConfigProblem {
                     location: config.disable_at,
                     hook: None,
@@ -395,11 +380,15 @@ pub(super) fn build_layers(
             }
         }
     }
-    // The user's `[trust]` holds for every layer below it.
     let user_config = configs
         .iter()
         .find(|(layer, _)| *layer == Layer::User)
         .map(|(_, config)| config.clone());
+    let managed = configs
+        .iter()
+        .find(|(layer, _)| *layer == Layer::Managed)
+        .map(|(_, config)| config.clone());
+    let skipped = skipped_reason(&configs);
     let log = recorder(&configs, policy.is_none());
     let all: Vec<Config> = configs.iter().map(|(_, config)| config.clone()).collect();
     let mut wasm = WasmRuntime::new(&all, &options);
@@ -407,15 +396,23 @@ pub(super) fn build_layers(
     for (layer, config) in configs {
         let mut problems = Vec::new();
         let base_dir = config.base_dir().to_path_buf();
-        // The user's keys, rules and requirement hold for every layer; a project's own add to
-        // them for its hooks only. (Without the `wasm` feature the user's `[trust]` is a
-        // problem of the user's layer, reported there once.)
-        let inherited: Vec<&Config> = match &user_config {
-            Some(user) if layer != Layer::User && cfg!(feature = "wasm") => vec![user],
-            _ => Vec::new(),
+        // The organisation's `[trust]` holds for every other layer, the user's for every layer
+        // below it (never for the organisation's, which a user's key must not sign for); a
+        // project's own keys and rules add to them for its hooks only. (Without the `wasm`
+        // feature another layer's `[trust]` is a problem of that layer, reported there once.)
+        let inherited: Vec<&Config> = match layer {
+            _ if !cfg!(feature = "wasm") => Vec::new(),
+            Layer::Managed => Vec::new(),
+            Layer::User => managed.iter().collect(),
+            _ => managed.iter().chain(&user_config).collect(),
         };
         let trust = trust_policy(&config, &inherited, &mut problems);
         for spec in config.hooks {
+            // Never prepared: a hook that does not run cannot fail to load, nor block.
+            if let (Some(reason), false) = (&skipped, layer == Layer::Managed) {
+                hooks.push((spec, Runtime::Skipped(reason.clone())));
+                continue;
+            }
             if let Some(reason) = policy.and_then(|policy| policy.holds(&spec, &config.path)) {
                 hooks.push((spec, Runtime::Held(reason)));
                 continue;

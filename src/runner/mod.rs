@@ -16,6 +16,7 @@ mod call;
 mod dispatch;
 mod hook;
 mod layers;
+mod managed;
 mod prepare;
 mod record;
 
@@ -124,11 +125,21 @@ struct Inner {
 impl HookRunner {
     /// Loads `config_path`. A missing file is a runner with no hooks (R2: unconfigured is the
     /// default); an unreadable or invalid file is an error.
+    ///
+    /// On a machine with an organisation's managed file ([`crate::config::ManagedFile`]) its
+    /// layer comes first here too (its hooks, `managed_only`, `[trust]`, `[log]`), so that an
+    /// agent embedding hookhost (forgeflare's facade) cannot be a way around it; a managed file
+    /// that cannot be trusted is an error, as an invalid `config_path` is. Without a managed
+    /// file, nothing differs. [`HookRunner::new`] runs exactly the configuration it is given.
     pub fn load(
         config_path: impl AsRef<Path>,
         options: RunnerOptions,
     ) -> Result<HookRunner, ConfigError> {
         let config_path = config_path.as_ref();
+        if let Some(managed) = managed::managed_layer()? {
+            let config = Config::load_optional(config_path)?;
+            return layers::under_managed(managed, config, config_path, options);
+        }
         match Config::load_optional(config_path)? {
             Some(config) => HookRunner::new(config, options),
             None => Ok(HookRunner::build(
@@ -273,23 +284,6 @@ impl HookRunner {
                 let hook = hooks.iter().find(|hook| hook.index == position)?;
                 match &hook.runtime {
                     Runtime::Wasm(wasm) => Some((spec, wasm.info())),
-                    _ => None,
-                }
-            })
-            .collect()
-    }
-
-    /// The configured hooks the user's `[projects]` policy holds back, with why.
-    pub fn held_hooks(&self) -> Vec<(&HookSpec, String)> {
-        let hooks = self.snapshot();
-        self.inner
-            .configured
-            .iter()
-            .enumerate()
-            .filter_map(|(position, spec)| {
-                let hook = hooks.iter().find(|hook| hook.index == position)?;
-                match &hook.runtime {
-                    Runtime::Held(reason) => Some((spec, reason.clone())),
                     _ => None,
                 }
             })

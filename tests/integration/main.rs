@@ -33,6 +33,8 @@ mod layers;
 mod lifecycle;
 #[cfg(feature = "cli")]
 mod lifecycle_examples;
+#[cfg(feature = "cli")]
+mod managed;
 mod monitor;
 #[cfg(feature = "wasm")]
 mod no_wasi;

@@ -15,7 +15,7 @@ use crate::support::build_fixture;
 
 /// A published guard, the keys of the test, and the team that uses it.
 struct Signed {
-    registry: Registry,
+    registry: Option<Registry>,
     team: Team,
     reference: String,
     keys: Vec<(&'static str, CosignPrivateKey)>,
@@ -51,11 +51,15 @@ impl Signed {
             .unwrap();
         }
         Signed {
-            registry,
+            registry: Some(registry),
             team,
             reference,
             keys,
         }
+    }
+
+    fn registry(&self) -> &Registry {
+        self.registry.as_ref().expect("the registry is running")
     }
 
     fn key(&self, name: &str) -> &CosignPrivateKey {
@@ -133,7 +137,7 @@ const PLATFORM_RULE: &str = "match = \"oci://127.0.0.1:*/platform/*\"";
 
 #[test]
 fn a_rule_is_checked_at_lock_and_at_every_load_and_the_signers_are_locked() {
-    let s = Signed::publish("platform/guard:1.0.0");
+    let mut s = Signed::publish("platform/guard:1.0.0");
     s.configure(&format!(
         "[[trust.rules]]\n{PLATFORM_RULE}\nany_of = [\"p1\", \"p2\", \"p3\"]\nmin = 2\n"
     ));
@@ -175,7 +179,7 @@ fn a_rule_is_checked_at_lock_and_at_every_load_and_the_signers_are_locked() {
     assert!(checked.contains("signed by p1+p3"), "{checked}");
 
     // Offline from here: every load checks again, against the [trust] of the day.
-    drop(s.registry);
+    drop(s.registry.take());
 
     // The policy tightened: all three are needed now.
     s.configure(&format!(
@@ -222,7 +226,7 @@ fn a_rule_is_checked_at_lock_and_at_every_load_and_the_signers_are_locked() {
 #[test]
 fn each_forged_signature_is_refused_with_its_own_message() {
     let s = Signed::publish("platform/guard:1.0.0");
-    let other = s.registry.reference("platform/guard:0.9.0");
+    let other = s.registry().reference("platform/guard:0.9.0");
     // Another artefact under another tag (a different file: the no-WASI build).
     let older = crate::support::build_fixture_for(crate::support::NO_WASI, "destructive-guard");
     s.team.ok(&["push", older.to_str().unwrap(), &other]);
@@ -244,8 +248,8 @@ fn each_forged_signature_is_refused_with_its_own_message() {
     // A trusted signature copied from another tag: it vouches for the other digest.
     let s2 = Signed::publish("platform/guard:1.0.0");
     s2.team
-        .ok(&["push", older.to_str().unwrap(), &s2.registry.reference("platform/guard:0.9.0")]);
-    let (_, older_manifest, repository) = s2.target(&s2.registry.reference("platform/guard:0.9.0"));
+        .ok(&["push", older.to_str().unwrap(), &s2.registry().reference("platform/guard:0.9.0")]);
+    let (_, older_manifest, repository) = s2.target(&s2.registry().reference("platform/guard:0.9.0"));
     let copied = cosign::sign(s2.key("p1"), &repository, &older_manifest);
     s2.attach(&OciReference::parse(&s2.reference).unwrap(), &copied);
     s2.configure(&format!(
@@ -300,7 +304,7 @@ fn each_forged_signature_is_refused_with_its_own_message() {
     // signatures: the signed manifest's wasm layer is not that file.
     std::fs::write(&path, &text).unwrap();
     s4.guard_runs();
-    let older_reference = s4.registry.reference("platform/guard:0.9.0");
+    let older_reference = s4.registry().reference("platform/guard:0.9.0");
     s4.team.ok(&["push", older.to_str().unwrap(), &older_reference]);
     s4.team.ok(&["pull", &older_reference]);
     let older_digest = hookhost::oci::Digest::of(&std::fs::read(&older).unwrap());
@@ -363,7 +367,7 @@ fn a_minisign_signature_inside_and_a_cosign_signature_beside_count_alike() {
     let signed = hookhost::bundle::sign(&guard, &release.sk, "release").unwrap();
     let file = s.team.project.path("signed-guard.wasm");
     std::fs::write(&file, &signed).unwrap();
-    let reference = s.registry.reference("platform/guard:2.0.0");
+    let reference = s.registry().reference("platform/guard:2.0.0");
     s.team.ok(&["push", file.to_str().unwrap(), &reference]);
     let release_key = format!(
         "[[trust.keys]]\nid = \"release\"\nkey = \"{}\"\n\n",
