@@ -20,6 +20,8 @@
 //! (Older versions read this file too: they ignore `covers`.)
 
 mod coverage;
+#[cfg(test)]
+mod tests;
 mod trace;
 mod words;
 

@@ -412,75 +412,23 @@ mod tests {
 
     #[test]
     fn words_and_operators_as_bash_reads_them() {
+        #[rustfmt::skip]
         let cases: &[(&str, &str, &[&str])] = &[
             ("plain", "./check.sh", &["./check.sh"]),
-            (
-                "args",
-                "python3 tools/x.py --flag",
-                &["python3", "tools/x.py", "--flag"],
-            ),
-            (
-                "quoted variable",
-                r#""$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh"#,
-                &["<CLAUDE_PROJECT_DIR>/.claude/hooks/guard.sh"],
-            ),
-            (
-                "braced",
-                "${GEMINI_PROJECT_DIR}/g.sh",
-                &["<GEMINI_PROJECT_DIR>/g.sh"],
-            ),
+            ("args", "python3 tools/x.py --flag", &["python3", "tools/x.py", "--flag"]),
+            ("quoted variable", r#""$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh"#, &["<CLAUDE_PROJECT_DIR>/.claude/hooks/guard.sh"]),
+            ("braced", "${GEMINI_PROJECT_DIR}/g.sh", &["<GEMINI_PROJECT_DIR>/g.sh"]),
             ("single quotes", "echo 'a b' c\\ d", &["echo", "a b", "c d"]),
-            (
-                "chain",
-                "cd hooks && ./a.sh || ./b.sh; ./c.sh | tee x &",
-                &[
-                    "cd", "hooks", ";", "./a.sh", ";", "./b.sh", ";", "./c.sh", ";", "tee", "x",
-                    ";",
-                ],
-            ),
-            (
-                "redirections",
-                "./a.sh 2>&1 >out.log </dev/null &>>all",
-                &[
-                    "./a.sh",
-                    ">",
-                    "1",
-                    ">",
-                    "out.log",
-                    ">",
-                    "/dev/null",
-                    ">",
-                    "all",
-                ],
-            ),
-            (
-                "substitution",
-                r#"bash "$(dirname "$0")/x.sh""#,
-                &["bash", "<(dirname \"$0\")>/x.sh"],
-            ),
+            ("chain", "cd hooks && ./a.sh || ./b.sh; ./c.sh | tee x &", &["cd", "hooks", ";", "./a.sh", ";", "./b.sh", ";", "./c.sh", ";", "tee", "x", ";"]),
+            ("redirections", "./a.sh 2>&1 >out.log </dev/null &>>all", &["./a.sh", ">", "1", ">", "out.log", ">", "/dev/null", ">", "all"]),
+            ("substitution", r#"bash "$(dirname "$0")/x.sh""#, &["bash", "<(dirname \"$0\")>/x.sh"]),
             ("backquotes", "`which jq` .", &["<(which jq)>", "."]),
-            (
-                "arithmetic and specials",
-                "echo $((1+2)) $1 ${X:-y}",
-                &["echo", "<?>", "<?>", "<?>"],
-            ),
+            ("arithmetic and specials", "echo $((1+2)) $1 ${X:-y}", &["echo", "<?>", "<?>", "<?>"]),
             ("glob", "bash scripts/*.sh", &["bash", "scripts/*.sh<glob>"]),
             ("comment", "./a.sh # ./b.sh", &["./a.sh"]),
-            (
-                "subshell",
-                "(cd x; ./a.sh)",
-                &["(", "cd", "x", ";", "./a.sh", ")"],
-            ),
-            (
-                "heredoc",
-                "cat <<'EOF'\n./not-run.sh\nEOF\n./b.sh",
-                &["cat", ">", "EOF", ";", "./b.sh"],
-            ),
-            (
-                "process substitution",
-                "diff <(./a.sh) b",
-                &["diff", "<(./a.sh)>", "b"],
-            ),
+            ("subshell", "(cd x; ./a.sh)", &["(", "cd", "x", ";", "./a.sh", ")"]),
+            ("heredoc", "cat <<'EOF'\n./not-run.sh\nEOF\n./b.sh", &["cat", ">", "EOF", ";", "./b.sh"]),
+            ("process substitution", "diff <(./a.sh) b", &["diff", "<(./a.sh)>", "b"]),
             ("line continuation", "./a.sh \\\n  --x", &["./a.sh", "--x"]),
             ("lone dollar", "echo $ x", &["echo", "$", "x"]),
         ];
