@@ -43,7 +43,7 @@ impl Coverage {
     /// allow` to record, and when the layers load under `policy = "approve"` to compare.
     pub fn of(config: &Config, cwd: &Path) -> Coverage {
         let cwd = absolute(cwd);
-        let root = project_root(&config.path);
+        let root = Coverage::project_dir(&config.path);
         let home = std::env::var_os("HOME").map(PathBuf::from);
         let base_dir = absolute(config.base_dir());
         let hooks = config
@@ -85,6 +85,18 @@ impl Coverage {
         Coverage { root, hooks }
     }
 
+    /// The project's directory for a hooks file: the one that holds it, or that holds its
+    /// `.forgeflare` directory (symlinks resolved where it exists, so paths compare). The files
+    /// under it are recorded; it is where an agent finds the file, so where its hooks run.
+    pub fn project_dir(file: &Path) -> PathBuf {
+        let file = absolute(file);
+        let dir = file.parent().unwrap_or(Path::new("/"));
+        match dir.file_name() {
+            Some(name) if name == ".forgeflare" => dir.parent().unwrap_or(dir).to_path_buf(),
+            _ => dir.to_path_buf(),
+        }
+    }
+
     /// Every file recorded, by absolute path, with its digest.
     pub fn files(&self) -> BTreeMap<String, Option<String>> {
         self.hooks
@@ -121,17 +133,6 @@ fn locked_by(path: &Path) -> Option<&'static str> {
 #[cfg(not(feature = "wasm"))]
 fn locked_by(_: &Path) -> Option<&'static str> {
     None
-}
-
-/// The project's directory for a hooks file: the one that holds it, or that holds its
-/// `.forgeflare` directory. Symlinks resolved where it exists, so paths compare.
-fn project_root(file: &Path) -> PathBuf {
-    let file = absolute(file);
-    let dir = file.parent().unwrap_or(Path::new("/"));
-    match dir.file_name() {
-        Some(name) if name == ".forgeflare" => dir.parent().unwrap_or(dir).to_path_buf(),
-        _ => dir.to_path_buf(),
-    }
 }
 
 /// `path` from the root, symlinks resolved when it exists.

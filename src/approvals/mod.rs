@@ -84,7 +84,8 @@ pub enum ChangeKind {
 
 impl fmt::Display for Change {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let path = self.path.display();
+        // A repository names its files: escaped, they cannot forge a line of the message.
+        let path = crate::text::line(&self.path.to_string_lossy()).into_owned();
         match self.kind {
             ChangeKind::Modified => write!(f, "{path} changed"),
             ChangeKind::Deleted => write!(f, "{path} was deleted"),

@@ -55,6 +55,7 @@ fn what_a_command_runs_from_the_project() {
         ("other variable", "$TOOLS/x.sh", &[], &[], &["its command runs a program whose path is built at run time: `$TOOLS/x.sh`"]),
         ("glob", "bash scripts/*.sh", &[], &[], &["its command names the scripts it runs by a pattern: `scripts/*.sh`"]),
         ("python module", "python3 -m tools.check", &[], &[], &["its command runs a module by name, found at run time: `-m tools.check`"]),
+        ("task runner", "npm run check && make -f build/Makefile", &["build/Makefile"], &[], &["its command runs a tool that reads what to run from the project's own files: `npm run check`", "its command runs a tool that reads what to run from the project's own files: `make -f build/Makefile`"]),
         ("cd variable", "cd \"$X\" && ./a.sh", &[], &[], &["its command names a path after a `cd` to a directory built at run time: `./a.sh`"]),
     ];
     for (name, command, files, outside, untraceable) in cases {

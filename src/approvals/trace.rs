@@ -92,6 +92,13 @@ const WRAPPERS: &[(&str, &[&str], usize)] = &[
     ("stdbuf", &["-i", "-o", "-e"], 0),
 ];
 
+/// Programs that read what to run from the project's own files (a Makefile, package.json's
+/// scripts, a build script): what they run is not traced.
+const TASK_RUNNERS: &[&str] = &[
+    "make", "gmake", "just", "task", "npm", "npx", "pnpm", "yarn", "cargo", "go", "gradle", "mvn",
+    "rake", "poetry", "uv", "pipenv", "tox", "nox",
+];
+
 const SHELLS: &[&str] = &["bash", "sh", "zsh", "dash", "ksh"];
 
 /// Interpreters that run a script file, with the options that make them run code given
@@ -235,6 +242,13 @@ impl Tracer<'_> {
                     self.command(&args[start.min(args.len())..], cwd);
                 } else if let Some((_, inline)) = interpreter {
                     self.interpreter(program, inline, args, cwd);
+                } else if TASK_RUNNERS.contains(&program) {
+                    let line: Vec<&str> = words.iter().map(|word| word.raw.as_str()).collect();
+                    self.untraceable(
+                        "its command runs a tool that reads what to run from the project's own files",
+                        &line.join(" "),
+                    );
+                    self.arguments(args, cwd);
                 } else {
                     self.arguments(args, cwd);
                 }

@@ -48,7 +48,13 @@ pub fn run(args: AllowArgs) -> Result<ExitCode> {
             continue;
         }
         let config = Config::load(file)?;
-        let coverage = Coverage::of(&config, &args.config.cwd()?);
+        // Its hooks run where an agent finds the file (the project's directory), unless
+        // --cwd says where they will run.
+        let cwd = match &args.config.cwd {
+            Some(_) => args.config.cwd()?,
+            None => Coverage::project_dir(file),
+        };
+        let coverage = Coverage::of(&config, &cwd);
         println!("{}:", file.display());
         for (hook, covered) in config.hooks.iter().zip(&coverage.hooks) {
             let what = match &hook.source {
