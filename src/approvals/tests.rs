@@ -79,3 +79,85 @@ fn what_a_command_runs_from_the_project() {
         assert_eq!(reasons, *untraceable, "{name}: {command}");
     }
 }
+
+#[test]
+fn an_approval_holds_while_what_the_hooks_run_is_as_approved() {
+    use super::{Approval, Approvals, ChangeKind, Coverage};
+    use crate::Config;
+
+    let project = tempfile::tempdir().unwrap();
+    let root = std::fs::canonicalize(project.path()).unwrap();
+    let file = root.join(".forgeflare/hooks.toml");
+    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    std::fs::write(
+        &file,
+        "[[hooks]]\nevent = \"PreToolUse\"\ncommand = \"./a.sh && ./b.sh\"\n",
+    )
+    .unwrap();
+    std::fs::write(root.join("a.sh"), "v1").unwrap();
+    let coverage = |cwd: &Path| Coverage::of(&Config::load(&file).unwrap(), cwd);
+    let kinds = |approval: Approval| -> Vec<(PathBuf, ChangeKind)> {
+        match approval {
+            Approval::Changed(changes) => changes
+                .into_iter()
+                .map(|change| (change.path, change.kind))
+                .collect(),
+            other => panic!("expected changes, got {other:?}"),
+        }
+    };
+
+    let mut approvals = Approvals::default();
+    assert_eq!(
+        approvals.check(&file, &coverage(&root)),
+        Approval::NotApproved
+    );
+    approvals.approve(&file, &coverage(&root)).unwrap();
+    assert_eq!(approvals.check(&file, &coverage(&root)), Approval::Approved);
+
+    std::fs::write(root.join("a.sh"), "v2").unwrap();
+    assert_eq!(
+        kinds(approvals.check(&file, &coverage(&root))),
+        [(root.join("a.sh"), ChangeKind::Modified)]
+    );
+    std::fs::remove_file(root.join("a.sh")).unwrap();
+    std::fs::write(root.join("b.sh"), "new").unwrap();
+    assert_eq!(
+        kinds(approvals.check(&file, &coverage(&root))),
+        [
+            (root.join("a.sh"), ChangeKind::Deleted),
+            (root.join("b.sh"), ChangeKind::Created)
+        ]
+    );
+    std::fs::write(root.join("a.sh"), "v1").unwrap();
+    std::fs::remove_file(root.join("b.sh")).unwrap();
+    std::fs::create_dir(root.join("sub")).unwrap();
+    assert_eq!(
+        kinds(approvals.check(&file, &coverage(&root.join("sub")))),
+        [
+            (root.join("sub/a.sh"), ChangeKind::NewlyNamed),
+            (root.join("sub/b.sh"), ChangeKind::NewlyNamed)
+        ],
+        "run from elsewhere, the hooks run other files"
+    );
+    assert_eq!(approvals.check(&file, &coverage(&root)), Approval::Approved);
+
+    // approvals.json of a version that recorded the hooks file only.
+    let old: Approvals = serde_json::from_value(serde_json::json!({
+        "approved": { file.to_str().unwrap(): super::digest(&file).unwrap() }
+    }))
+    .unwrap();
+    assert_eq!(old.check(&file, &coverage(&root)), Approval::FileOnly);
+    assert_eq!(Approval::FileOnly.held_reason(&file), None);
+
+    std::fs::write(&file, "# changed\n").unwrap();
+    assert_eq!(
+        approvals.check(&file, &coverage(&root)),
+        Approval::NotApproved
+    );
+    assert!(approvals.revoke(&file));
+    assert_eq!(
+        approvals,
+        Approvals::default(),
+        "revoking drops what it covered"
+    );
+}
