@@ -98,12 +98,8 @@ async fn answer(format: AgentFormat, event_arg: Option<&str>) -> AgentReply {
 /// The project-directory variables an imported script may use, where the agent did not set
 /// them (Gemini CLI sets both to the cwd; Claude Code sets `CLAUDE_PROJECT_DIR`).
 fn project_dir_env(format: AgentFormat, cwd: &std::path::Path) -> Vec<(String, String)> {
-    let names: &[&str] = match format {
-        AgentFormat::Claude => &["CLAUDE_PROJECT_DIR"],
-        AgentFormat::Gemini => &["GEMINI_PROJECT_DIR", "CLAUDE_PROJECT_DIR"],
-        AgentFormat::Copilot => &[],
-    };
-    names
+    format
+        .project_dir_variables()
         .iter()
         .filter(|name| std::env::var_os(name).is_none())
         .map(|name| (name.to_string(), cwd.display().to_string()))

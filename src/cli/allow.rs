@@ -1,11 +1,14 @@
 //! `hookhost allow`: approve a project's hooks, as they are now (`[projects] policy =
-//! "approve"` in the user's configuration). A changed file needs approval again.
+//! "approve"` in the user's configuration), with the project's files they run. A change to
+//! the hooks file or to one of those files needs approval again. What is approved is shown,
+//! hook by hook, so the approval is an informed one: each file covered with its digest, what
+//! is not covered and why, and what hookhost cannot trace.
 
 use std::process::ExitCode;
 
 use anyhow::{Context as _, Result, bail};
 use hookhost::Config;
-use hookhost::approvals::Approvals;
+use hookhost::approvals::{Approvals, Coverage, HookCoverage, NotRecorded};
 
 use super::render::safe;
 
@@ -44,10 +47,16 @@ pub fn run(args: AllowArgs) -> Result<ExitCode> {
             );
             continue;
         }
-        // What is approved is shown, so the approval is an informed one.
         let config = Config::load(file)?;
+        // Its hooks run where an agent finds the file (the project's directory), unless
+        // --cwd says where they will run.
+        let cwd = match &args.config.cwd {
+            Some(_) => args.config.cwd()?,
+            None => Coverage::project_dir(file),
+        };
+        let coverage = Coverage::of(&config, &cwd);
         println!("{}:", file.display());
-        for hook in &config.hooks {
+        for (hook, covered) in config.hooks.iter().zip(&coverage.hooks) {
             let what = match &hook.source {
                 hookhost::config::HookSource::Command(command) => {
                     format!("runs `{}`", safe(&command.command))
@@ -60,12 +69,53 @@ pub fn run(args: AllowArgs) -> Result<ExitCode> {
                 }
             };
             println!("  {} ({}): {what}", safe(&hook.name), safe(&hook.label()));
+            show_coverage(covered, &coverage);
         }
-        let digest = approvals.approve(file)?;
-        println!("approved: sha256 {digest}");
+        let digest = approvals.approve(file, &coverage)?;
+        let files = coverage.files().len();
+        println!(
+            "approved: sha256 {digest}, with {files} file{} its hooks run",
+            if files == 1 { "" } else { "s" }
+        );
     }
     approvals
         .save(&path)
         .with_context(|| format!("cannot write the approvals {}", path.display()))?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// One hook's coverage, under its line: the files recorded (with the short form of their
+/// digests), the paths it names that are not, and what cannot be traced.
+fn show_coverage(hook: &HookCoverage, coverage: &Coverage) {
+    let shown = |path: &std::path::Path| {
+        safe(
+            &path
+                .strip_prefix(&coverage.root)
+                .unwrap_or(path)
+                .display()
+                .to_string(),
+        )
+    };
+    if hook.files.is_empty() && hook.untraceable.is_empty() {
+        println!("    covers no file of the project");
+    }
+    for (path, sha256) in &hook.files {
+        match sha256 {
+            Some(sha256) => println!("    covers {} (sha256 {})", shown(path), &sha256[..12]),
+            None => println!(
+                "    covers {} (absent now: a file created there will need a new approval)",
+                shown(path)
+            ),
+        }
+    }
+    for (path, why) in &hook.not_recorded {
+        let why = match why {
+            NotRecorded::Outside => "outside the project, not the repository's to change",
+            NotRecorded::Directory => "a directory: the files in it are not recorded",
+        };
+        println!("    not covered: {} ({why})", shown(path));
+    }
+    for warning in &hook.untraceable {
+        println!("    warning: {}", safe(warning));
+    }
 }

@@ -116,8 +116,11 @@ enum Command {
     Log(log::LogArgs),
     /// Approve this project's hooks as they are now (the user's `[projects] policy = "approve"`).
     #[command(
-        after_help = "Prints every hook of the project's hooks.toml (and hooks.local.toml) and records the \
-                            files' SHA-256 in the user's approvals; a changed file needs approval again.\n\n\
+        after_help = "Prints every hook of the project's hooks.toml (and hooks.local.toml) with the project's \
+                            files it runs (the scripts its command names, its component), and records the SHA-256 \
+                            of the hooks files and of those files in the user's approvals; a change to any of them \
+                            needs approval again. Says which paths are not covered (outside the project, \
+                            directories) and which commands it cannot trace to files.\n\n\
                             Examples:\n  hookhost allow\n  hookhost allow --config .forgeflare/hooks.toml\n  \
                             hookhost allow --revoke"
     )]

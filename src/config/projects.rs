@@ -27,8 +27,9 @@ pub enum ProjectPolicy {
     /// A project's hooks run as configured (forgeflare's behaviour).
     #[default]
     Allow,
-    /// A project's hooks run only once the user approved that exact file content
-    /// (`hookhost allow`); until then its guards block and its other hooks are skipped.
+    /// A project's hooks run only once the user approved that exact file content, and the
+    /// project's files they run (`hookhost allow`, `crate::approvals`); until then its guards
+    /// block and its other hooks are skipped.
     Approve,
     /// A project's hooks may only be wasm, with grants within the user's ceiling; its command
     /// hooks never run (its guards block).

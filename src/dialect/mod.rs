@@ -36,6 +36,11 @@ pub enum AgentFormat {
     Gemini,
 }
 
+/// The variables an agent sets to the project's directory for its command hooks (`hookhost
+/// agent-hook` sets them to the cwd where the agent did not): every agent's, for reading a
+/// command that names a script by them (`"$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh`).
+pub const PROJECT_DIR_VARIABLES: [&str; 2] = ["CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR"];
+
 impl AgentFormat {
     /// Every format, with its command-line spelling.
     pub const ALL: [(AgentFormat, &'static str); 3] = [
@@ -43,6 +48,16 @@ impl AgentFormat {
         (AgentFormat::Copilot, "copilot"),
         (AgentFormat::Gemini, "gemini"),
     ];
+
+    /// The project-directory variables this agent sets for its command hooks (Gemini CLI sets
+    /// both to the cwd; Claude Code sets `CLAUDE_PROJECT_DIR`; Copilot CLI none).
+    pub fn project_dir_variables(self) -> &'static [&'static str] {
+        match self {
+            AgentFormat::Claude => &PROJECT_DIR_VARIABLES[..1],
+            AgentFormat::Gemini => &PROJECT_DIR_VARIABLES,
+            AgentFormat::Copilot => &[],
+        }
+    }
 
     /// `claude`, `copilot` or `gemini`.
     pub fn as_str(self) -> &'static str {

@@ -30,7 +30,7 @@ use super::managed::{
 use super::prepare::{WasmRuntime, check_ceiling, prepare, trust_policy};
 use super::record::{pick_log, recorder, telemetry_table};
 use super::{HookRunner, RunnerOptions};
-use crate::approvals::Approvals;
+use crate::approvals::{Approval, Approvals, Coverage};
 use crate::config::{
     Config, ConfigError, ConfigProblem, HookSource, HookSpec, Layer, ProjectPolicy, ProjectsSpec,
     TelemetrySpec,
@@ -224,6 +224,15 @@ impl HookRunner {
                     .map(|(_, config)| config.path.clone())
             })
             .unwrap_or_else(|| options.cwd.join(".forgeflare/hooks.toml"));
+        // What the project's hooks run, compared with what the user approved.
+        let coverage = match projects.policy {
+            ProjectPolicy::Approve => configs
+                .iter()
+                .filter(|(layer, _)| matches!(layer, Layer::Project | Layer::Local))
+                .map(|(_, config)| (config.path.clone(), Coverage::of(config, &options.cwd)))
+                .collect(),
+            _ => Vec::new(),
+        };
         let policy = Policy {
             owner: if configs
                 .iter()
@@ -235,9 +244,14 @@ impl HookRunner {
             },
             projects,
             approvals,
+            coverage,
             project_dir: options.cwd.clone(),
         };
-        build_layers(configs, Some(&policy), display_path, options)
+        let runner = build_layers(configs, Some(&policy), display_path, options)?;
+        for notice in policy.notices() {
+            eprintln!("hookhost: {notice}");
+        }
+        Ok(runner)
     }
 }
 
@@ -273,6 +287,8 @@ pub(super) struct Policy {
     owner: &'static str,
     projects: ProjectsSpec,
     approvals: Approvals,
+    /// Under `approve`: each project file's, with what its hooks run.
+    coverage: Vec<(PathBuf, Coverage)>,
     project_dir: PathBuf,
 }
 
@@ -284,13 +300,7 @@ impl Policy {
         }
         match self.projects.policy {
             ProjectPolicy::Allow => None,
-            ProjectPolicy::Approve if self.approvals.is_approved(file) => None,
-            ProjectPolicy::Approve => Some(format!(
-                "the project's hooks in {} are not approved ({} policy is \"approve\"); review the file, then run `hookhost allow --config {}`",
-                file.display(),
-                self.owner,
-                file.display()
-            )),
+            ProjectPolicy::Approve => self.approval(file).held_reason(file),
             ProjectPolicy::Sandboxed => match &spec.source {
                 HookSource::Command(_) => Some(format!(
                     "is a command hook, and {} policy runs only wasm hooks from projects (\"sandboxed\")",
@@ -301,6 +311,28 @@ impl Policy {
                 }
             },
         }
+    }
+}
+
+impl Policy {
+    /// Where a project file stands with the user's approvals (never approved without its
+    /// coverage).
+    fn approval(&self, file: &Path) -> Approval {
+        self.coverage
+            .iter()
+            .find(|(path, _)| path == file)
+            .map_or(Approval::NotApproved, |(_, coverage)| {
+                self.approvals.check(file, coverage)
+            })
+    }
+
+    /// What the user should hear although the hooks run (an approval from an older hookhost
+    /// that does not cover what they run).
+    fn notices(&self) -> Vec<String> {
+        self.coverage
+            .iter()
+            .filter_map(|(file, _)| self.approval(file).notice(file))
+            .collect()
     }
 }
 

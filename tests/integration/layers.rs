@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use hookhost::approvals::Approvals;
+use hookhost::approvals::{Approvals, Coverage};
 use hookhost::{Event, HookRunner, Layers, Outcome, ToolCall};
 use serde_json::json;
 
@@ -57,9 +57,9 @@ impl Setup {
 
     fn approve(&self) {
         let mut approvals = Approvals::load(&self.approvals()).unwrap();
-        approvals
-            .approve(&self.project.path(".forgeflare/hooks.toml"))
-            .unwrap();
+        let file = self.project.path(".forgeflare/hooks.toml");
+        let coverage = Coverage::of(&hookhost::Config::load(&file).unwrap(), self.project.root());
+        approvals.approve(&file, &coverage).unwrap();
         approvals.save(&self.approvals()).unwrap();
     }
 }

@@ -6,6 +6,8 @@
 
 #[cfg(feature = "cli")]
 mod agents;
+#[cfg(feature = "cli")]
+mod approvals;
 mod architecture;
 #[cfg(feature = "wasm")]
 mod bundle;
