@@ -11,6 +11,10 @@
 //! Keys and signatures are minisign's (Ed25519, BLAKE2b-prehashed): teams generate and keep
 //! keys with `minisign -G` or `hookhost keygen`, and can check a bundle with the minisign tool
 //! on the payload `hookhost inspect --extract` writes out.
+//!
+//! [`cosign`] holds the other kind of signature hookhost reads and makes: Sigstore cosign's
+//! key-based signatures on registry artefacts (a manifest digest signed, not the file), which
+//! `oci::registry` reads from and attaches to a registry.
 
 pub mod cosign;
 mod metadata;

@@ -109,6 +109,31 @@ pub enum RegistryError {
         /// Bytes announced.
         expected: u64,
     },
+    /// An answer larger than anything of its kind hookhost reads (a signature manifest, a
+    /// signature payload): the registry served something else, or means harm.
+    #[error(
+        "the {what} of {reference} is larger than {limit} bytes, more than any {what} hookhost \
+         reads: the registry served something else; nothing past the limit was read"
+    )]
+    TooLarge {
+        /// What was asked for.
+        reference: String,
+        /// "signature manifest", "signature payload", "manifest".
+        what: &'static str,
+        /// The limit, in bytes.
+        limit: u64,
+    },
+    /// A signature manifest (the `sha256-<hex>.sig` tag, or a referrer) that cannot be read.
+    #[error(
+        "the cosign signatures of {reference} cannot be read: {reason}; re-sign it \
+         (`hookhost sign --oci {reference} --key KEY`) after removing the broken signature tag"
+    )]
+    BadSignatures {
+        /// The signed artefact.
+        reference: String,
+        /// What is wrong with the signature manifest.
+        reason: String,
+    },
     /// The artefact exists but is not a hookhost bundle (a container image, or another
     /// artefact type).
     #[error("{reference} is not a hookhost bundle: {reason}")]
@@ -265,6 +290,15 @@ impl Attempt<'_> {
                 reference,
                 source: other,
             },
+        }
+    }
+
+    /// An answer cut off at `limit` bytes.
+    pub(super) fn too_large(&self, limit: u64) -> RegistryError {
+        RegistryError::TooLarge {
+            reference: self.reference.to_string(),
+            what: self.what,
+            limit,
         }
     }
 

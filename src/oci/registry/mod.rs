@@ -3,14 +3,18 @@
 //! podman's and docker's files (in that order; see [`USERNAME_ENV`]), HTTPS everywhere except
 //! for loopback registries or with `plain_http`.
 //!
+//! cosign signatures of bundles live beside them (`signatures`: the `sha256-<hex>.sig` tag and
+//! the referrers API), read with bounded GETs (`bounded`).
+//!
 //! Downloads stream into the [`BlobStore`] through a digest-checked temp file, so a cut or wrong
 //! download never leaves a blob behind.
 
 mod artifact;
 mod auth;
+mod bounded;
 mod error;
-mod sync;
 mod signatures;
+mod sync;
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
@@ -26,6 +30,10 @@ pub use artifact::{
     annotations, component_world,
 };
 pub use error::RegistryError;
+pub use signatures::{
+    MAX_MANIFEST_BYTES, MAX_PAYLOAD_BYTES, MAX_SIGNATURES, SIGNATURE_ANNOTATION,
+    SIGNATURE_ARTIFACT_TYPE, SIGNATURE_MEDIA_TYPE, signature_tag,
+};
 pub use sync::{
     LockStatus, LockUpdate, LockUpdateError, LockedReference, update_lock, update_lock_with,
 };
