@@ -133,6 +133,16 @@ impl Signed {
     }
 }
 
+/// The destructive guard with a minisign signature inside: a component like it, another file.
+fn variant(team: &Team) -> std::path::PathBuf {
+    let pair = minisign::KeyPair::generate_unencrypted_keypair().unwrap();
+    let guard = std::fs::read(build_fixture("destructive-guard")).unwrap();
+    let signed = hookhost::bundle::sign(&guard, &pair.sk, "older").unwrap();
+    let path = team.project.path("older-guard.wasm");
+    std::fs::write(&path, signed).unwrap();
+    path
+}
+
 const PLATFORM_RULE: &str = "match = \"oci://127.0.0.1:*/platform/*\"";
 
 #[test]
@@ -227,8 +237,9 @@ fn a_rule_is_checked_at_lock_and_at_every_load_and_the_signers_are_locked() {
 fn each_forged_signature_is_refused_with_its_own_message() {
     let s = Signed::publish("platform/guard:1.0.0");
     let other = s.registry().reference("platform/guard:0.9.0");
-    // Another artefact under another tag (a different file: the no-WASI build).
-    let older = crate::support::build_fixture_for(crate::support::NO_WASI, "destructive-guard");
+    // Another artefact under another tag: the same guard, with a signature inside, so another
+    // file and another digest.
+    let older = variant(&s.team);
     s.team.ok(&["push", older.to_str().unwrap(), &other]);
     s.configure(&format!(
         "[[trust.rules]]\n{PLATFORM_RULE}\nany_of = [\"p1\"]\n"
