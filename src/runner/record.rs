@@ -35,8 +35,8 @@ pub(super) fn recorder(configs: &[(Layer, Config)], own_file: bool) -> Option<Re
     recorder
 }
 
-/// The telemetry export: `[telemetry]` of the user's own file (or of the one file an embedder
-/// loaded), or the `OTEL_*` variables alone. A project's or a local file's `[telemetry]` is
+/// The telemetry export: `[telemetry]` of the organisation's managed file, else of the user's
+/// own file (or of the one file an embedder loaded), or the `OTEL_*` variables alone. A project's or a local file's `[telemetry]` is
 /// ignored with a warning: a cloned repository must not choose where its users' commands are
 /// sent. A problem the variables cause (a file's table is checked when it is parsed) turns
 /// telemetry off with a warning: telemetry never changes a decision, nor stops an agent.
