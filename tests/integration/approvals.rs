@@ -257,7 +257,7 @@ fn allow_says_what_it_cannot_trace_and_what_lies_outside_the_project() {
     let listed = setup.allow();
     assert!(
         listed.contains(
-            "built (PreToolUse/guard): runs `bash \"$(dirname \"$0\")/x.sh\" || true; echo '{\"action\":\"allow\"}'`\n    warning: its command builds a path at run time: `\"$(dirname \"$0\")/x.sh\"`; hookhost cannot tell which files it runs, and changes to them will not need a new approval\n"
+            "built (PreToolUse/guard): runs `bash \"$(dirname \"$0\")/x.sh\" || true; echo '{\"action\":\"allow\"}'`\n    warning: built: its command builds a path at run time: `\"$(dirname \"$0\")/x.sh\"`; hookhost cannot tell which files it runs, and changes to them will not need a new approval\n"
         ),
         "{listed}"
     );
