@@ -116,6 +116,6 @@ fn show_coverage(hook: &HookCoverage, coverage: &Coverage) {
         println!("    not covered: {} ({why})", shown(path));
     }
     for warning in &hook.untraceable {
-        println!("    warning: {}", safe(warning));
+        println!("    warning: {}: {}", safe(&hook.name), safe(warning));
     }
 }

@@ -257,7 +257,7 @@ fn allow_says_what_it_cannot_trace_and_what_lies_outside_the_project() {
     let listed = setup.allow();
     assert!(
         listed.contains(
-            "built (PreToolUse/guard): runs `bash \"$(dirname \"$0\")/x.sh\" || true; echo '{\"action\":\"allow\"}'`\n    warning: its command builds a path at run time: `\"$(dirname \"$0\")/x.sh\"`; hookhost cannot tell which files it runs, and changes to them will not need a new approval\n"
+            "built (PreToolUse/guard): runs `bash \"$(dirname \"$0\")/x.sh\" || true; echo '{\"action\":\"allow\"}'`\n    warning: built: its command builds a path at run time: `\"$(dirname \"$0\")/x.sh\"`; hookhost cannot tell which files it runs, and changes to them will not need a new approval\n"
         ),
         "{listed}"
     );
@@ -310,4 +310,45 @@ fn an_approval_from_before_still_approves_and_asks_to_allow_again() {
     assert!(!text.contains("older hookhost"), "{text}");
     let approvals = std::fs::read_to_string(setup.user.path().join("approvals.json")).unwrap();
     assert!(approvals.contains("\"covers\""), "{approvals}");
+}
+
+#[test]
+fn claude_codes_scripts_are_covered_where_agent_hook_runs_them() {
+    let setup = Setup::new();
+    // Claude Code's way of naming a script (what `hookhost import` carries over).
+    setup.project.config(&guard(
+        "claude-guard",
+        r#""$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh"#,
+    ));
+    let script = setup.script(".claude/hooks/guard.sh", "v1");
+    let listed = setup.allow();
+    assert!(
+        listed.contains(&format!(
+            "covers .claude/hooks/guard.sh (sha256 {})",
+            short_digest(&script)
+        )),
+        "{listed}"
+    );
+    let agent_hook = || {
+        let mut agent = crate::support::agent_hook_command(&setup.project);
+        agent
+            .env("HOOKHOST_CONFIG_DIR", setup.user.path())
+            .env("HOOKHOST_DATA_DIR", setup.user.path());
+        let event = crate::support::claude_bash_event(&setup.project, "s-1", "ls");
+        let out = crate::support::with_stdin(&mut agent, event)
+            .wait_with_output()
+            .unwrap();
+        stdout(&out)
+    };
+    let answer = agent_hook();
+    assert!(!answer.contains("\"deny\""), "{answer}");
+    assert_eq!(setup.ran(), "v1\n");
+
+    setup.script(".claude/hooks/guard.sh", "v2");
+    let answer = agent_hook();
+    assert!(
+        answer.contains("\"deny\"") && answer.contains(".claude/hooks/guard.sh changed since"),
+        "{answer}"
+    );
+    assert_eq!(setup.ran(), "v1\n", "the changed script did not run");
 }
