@@ -5,17 +5,28 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Context as _, Result, bail};
+use hookhost::bundle::cosign::CosignPrivateKey;
 use hookhost::bundle::{self, KeyId, Metadata, TrustStore, TrustedKey};
 use minisign::{KeyPair, PublicKey, SecretKey, SecretKeyBox};
 use serde_json::json;
 
+use super::input::password_from;
 use super::render;
 
 #[derive(clap::Args)]
 pub struct KeygenArgs {
     /// Write PREFIX.key (secret) and PREFIX.pub (public)
-    #[arg(long, value_name = "PREFIX", default_value = "hookhost")]
+    #[arg(
+        long,
+        alias = "output",
+        value_name = "PREFIX",
+        default_value = "hookhost"
+    )]
     out: PathBuf,
+    /// Make a cosign key pair (ECDSA P-256, cosign's encrypted key format) for signing bundles
+    /// in a registry (`hookhost sign --oci`, `hookhost push --sign`), instead of a minisign one
+    #[arg(long)]
+    cosign: bool,
     /// Encrypt the secret key with the password in this environment variable
     #[arg(long, value_name = "VAR", conflicts_with = "unencrypted")]
     password_env: Option<String>,
@@ -27,8 +38,22 @@ pub struct KeygenArgs {
 #[derive(clap::Args)]
 pub struct SignArgs {
     /// The bundle (.wasm component) to sign; it is updated in place unless --output is given
-    file: PathBuf,
-    /// The minisign secret key
+    #[arg(required_unless_present = "oci")]
+    file: Option<PathBuf>,
+    /// Sign a bundle in a registry instead (REGISTRY/REPOSITORY:TAG or @sha256:DIGEST): a
+    /// cosign signature of its manifest, attached beside it as cosign does; --key is then a
+    /// cosign key (`hookhost keygen --cosign`, `cosign generate-key-pair`)
+    #[cfg(feature = "oci")]
+    #[arg(long, value_name = "REF", conflicts_with_all = [
+        "file", "output", "name", "version", "description", "events", "default_config",
+        "config_schema", "replace_signatures",
+    ])]
+    oci: Option<String>,
+    /// With --oci: speak plain HTTP to the registry (see `hookhost push --help`)
+    #[cfg(feature = "oci")]
+    #[arg(long, requires = "oci")]
+    plain_http: bool,
+    /// The secret key: minisign's for a file, cosign's for --oci
     #[arg(long, value_name = "FILE")]
     key: PathBuf,
     /// The secret key's password, from this environment variable (else: asked on a terminal)
@@ -97,6 +122,26 @@ pub fn keygen(args: KeygenArgs) -> Result<ExitCode> {
             );
         }
     }
+    if args.cosign {
+        // cosign keys are always encrypted; "unencrypted" is cosign's empty password.
+        let password = match &args.password_env {
+            Some(var) => password_from(var)?,
+            None if args.unencrypted => String::new(),
+            None => bail!(
+                "a cosign key needs its password from --password-env VAR (or --unencrypted for \
+                 an empty one, as cosign does with COSIGN_PASSWORD=\"\")"
+            ),
+        };
+        let key = CosignPrivateKey::generate();
+        write_new(
+            &secret_path,
+            key.to_encrypted_pem(password.as_bytes()).as_bytes(),
+            0o600,
+        )?;
+        write_new(&public_path, key.public_key().to_pem().as_bytes(), 0o644)?;
+        super::cosign::print_new_key(&key.public_key(), &args.out);
+        return Ok(ExitCode::SUCCESS);
+    }
     let pair = if args.unencrypted {
         KeyPair::generate_unencrypted_keypair()
     } else if let Some(var) = &args.password_env {
@@ -133,17 +178,31 @@ pub fn keygen(args: KeygenArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-pub fn sign(args: SignArgs) -> Result<ExitCode> {
-    let bytes = std::fs::read(&args.file)
-        .with_context(|| format!("cannot read {}", args.file.display()))?;
+pub fn sign(args: SignArgs, runtime: &tokio::runtime::Runtime) -> Result<ExitCode> {
+    #[cfg(feature = "oci")]
+    if let Some(reference) = &args.oci {
+        let password_env = args.password_env.as_deref();
+        return runtime.block_on(super::oci::sign(
+            reference,
+            &args.key,
+            password_env,
+            args.plain_http,
+        ));
+    }
+    let _ = runtime;
+    let file = args
+        .file
+        .as_ref()
+        .expect("clap requires FILE without --oci");
+    let bytes = std::fs::read(file).with_context(|| format!("cannot read {}", file.display()))?;
     bundle::sections::sections(&bytes)
-        .with_context(|| format!("{} cannot be signed", args.file.display()))?;
+        .with_context(|| format!("{} cannot be signed", file.display()))?;
     let secret = load_secret_key(&args.key, args.password_env.as_deref())?;
     let existing = bundle::signatures(&bytes)
-        .with_context(|| format!("{} has unreadable signatures", args.file.display()))?;
+        .with_context(|| format!("{} has unreadable signatures", file.display()))?;
 
-    let current = bundle::read_metadata(&bytes)
-        .map_err(|e| anyhow::anyhow!("{}: {e}", args.file.display()))?;
+    let current =
+        bundle::read_metadata(&bytes).map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
     let wanted = metadata_from(&args, current.clone())?;
     let mut bytes = bytes;
     if wanted != current {
@@ -152,7 +211,7 @@ pub fn sign(args: SignArgs) -> Result<ExitCode> {
                 "changing the metadata would invalidate the {} existing signature{} of {}; pass --replace-signatures to drop them and sign afresh",
                 existing.len(),
                 if existing.len() == 1 { "" } else { "s" },
-                args.file.display()
+                file.display()
             );
         }
         if let Some(metadata) = &wanted {
@@ -169,7 +228,7 @@ pub fn sign(args: SignArgs) -> Result<ExitCode> {
     };
     let signed =
         bundle::sign(&bytes, &secret, &comment).map_err(|e| anyhow::anyhow!("cannot sign: {e}"))?;
-    let output = args.output.clone().unwrap_or_else(|| args.file.clone());
+    let output = args.output.clone().unwrap_or_else(|| file.clone());
     hookhost::oci::blobs::write_file_atomically(&output, &signed)
         .with_context(|| format!("cannot write {}", output.display()))?;
     let count = bundle::signatures(&signed)?.len();
@@ -414,6 +473,14 @@ fn metadata_from(args: &SignArgs, current: Option<Metadata>) -> Result<Option<Me
 fn load_secret_key(path: &Path, password_env: Option<&str>) -> Result<SecretKey> {
     let text = std::fs::read_to_string(path)
         .with_context(|| format!("cannot read the secret key {}", path.display()))?;
+    if super::cosign::is_cosign_key(&text) {
+        bail!(
+            "{} is a cosign key: cosign keys sign bundles in a registry (`hookhost sign --oci REF \
+             --key KEY`, `hookhost push FILE REF --sign KEY`); a bundle file is signed with a \
+             minisign key (`hookhost keygen`)",
+            path.display()
+        );
+    }
     let boxed = || SecretKeyBox::from_string(&text);
     let key = match password_env {
         Some(var) => SecretKey::from_box(
@@ -433,11 +500,6 @@ fn load_secret_key(path: &Path, password_env: Option<&str>) -> Result<SecretKey>
         },
     };
     key.map_err(|e| anyhow::anyhow!("cannot use the secret key {}: {e}", path.display()))
-}
-
-fn password_from(var: &str) -> Result<String> {
-    std::env::var(var)
-        .with_context(|| format!("the environment variable {var} (--password-env) is not set"))
 }
 
 fn parse_trusted(spec: &str, index: usize) -> Result<TrustedKey> {

@@ -5,6 +5,7 @@ mod allow;
 mod bench;
 mod bundle;
 mod check;
+mod cosign;
 mod event;
 #[cfg(feature = "telemetry")]
 mod export;
@@ -362,7 +363,7 @@ pub fn run() -> Result<ExitCode> {
         Command::Allow(args) => allow::run(args),
         Command::Bench(args) => runtime.block_on(bench::run(args)),
         Command::Keygen(args) => bundle::keygen(args),
-        Command::Sign(args) => bundle::sign(args),
+        Command::Sign(args) => bundle::sign(args, &runtime),
         Command::Verify(args) => bundle::verify(args),
         Command::Inspect(args) => bundle::inspect(args),
         #[cfg(feature = "oci")]
