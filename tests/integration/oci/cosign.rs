@@ -481,3 +481,40 @@ fn a_signature_moved_to_another_manifest_is_refused_by_digest() {
         raw.stdout
     );
 }
+
+/// Each kind of key goes with its kind of signing, and each refusal says what to use instead;
+/// a wrong password stops `push --sign` before anything is pushed.
+#[test]
+fn keys_of_the_wrong_kind_or_password_are_refused_before_any_push() {
+    let registry = Registry::start(false);
+    let team = Team::new();
+    team.cosign_key("cosign");
+    team.ok(&["keygen", "--out", "mini", "--unencrypted"]);
+    let component = team.project.path("empty.wasm");
+    std::fs::write(&component, wat::parse_str("(component)").unwrap()).unwrap();
+    let reference = registry.reference("team/never:1.0.0");
+    let wrong = [(PASSWORD_VAR, "not the password")];
+    #[rustfmt::skip]
+    let cases: &[(&str, &[&str], &[(&str, &str)], &str)] = &[
+        ("minisign key, --oci", &["sign", "--oci", &reference, "--key", "mini.key"], &[],
+         "mini.key is not a cosign key (a PEM file like cosign.key): a bundle in a registry is signed with a cosign key (`hookhost keygen --cosign`)"),
+        ("cosign key, file", &["sign", component.to_str().unwrap(), "--key", "cosign.key"], &[],
+         "cosign.key is a cosign key: cosign keys sign bundles in a registry (`hookhost sign --oci REF --key KEY`"),
+        ("no password", &["sign", "--oci", &reference, "--key", "cosign.key"], &[],
+         "cosign.key is encrypted: pass its password with --password-env VAR"),
+        ("wrong password", &["push", component.to_str().unwrap(), &reference, "--sign", "cosign.key", "--password-env", PASSWORD_VAR], &wrong,
+         "the password does not decrypt this cosign private key"),
+        ("keygen without password", &["keygen", "--cosign", "--out", "unset"], &[],
+         "a cosign key needs its password from --password-env VAR"),
+    ];
+    for (name, args, env, expected) in cases {
+        let said = team.expect(1, args, env);
+        assert!(said.contains(expected), "{name}: {said}");
+    }
+    let client = RegistryClient::new(false);
+    let never = OciReference::parse(&reference).unwrap();
+    assert!(
+        block_on(client.resolve(&never)).is_err(),
+        "nothing was pushed"
+    );
+}
