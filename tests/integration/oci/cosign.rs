@@ -16,6 +16,11 @@
 //!
 //! So the crypto is checked with openssl (and, in the unit tests of `bundle::cosign`, against
 //! signatures and keys cosign itself wrote), and the registry layout both ways with skopeo.
+//! Then what a hostile or broken registry can do to the reader (an endless answer, a payload
+//! changed on the way).
+//!
+//! Longer than 500 lines: one story, a signature from key to registry and back, with the
+//! skopeo helpers only it needs.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -26,7 +31,7 @@ use hookhost::bundle::cosign::{self, CosignError, CosignPublicKey, CosignSignatu
 use hookhost::oci::registry::RegistryClient;
 use hookhost::oci::{Digest, OciReference};
 
-use super::registry::{Registry, require_tool, skopeo};
+use super::registry::{Fault, FaultProxy, Registry, require_tool, skopeo};
 use super::{Team, digest_of};
 use crate::support::build_fixture;
 
@@ -516,5 +521,105 @@ fn keys_of_the_wrong_kind_or_password_are_refused_before_any_push() {
     assert!(
         block_on(client.resolve(&never)).is_err(),
         "nothing was pushed"
+    );
+}
+
+/// A registry that answers `/v2/` and then every request with an endless body: 1 GiB
+/// announced in `Content-Length`, or no length at all (the body ends when the connection
+/// closes). It sends at most 64 MiB, so that a reader without a bound fails the test by its
+/// result rather than by hanging.
+fn endless_registry(announce: bool) -> u16 {
+    use std::io::{Read as _, Write as _};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(mut stream) = stream else { continue };
+            std::thread::spawn(move || {
+                let mut head = Vec::new();
+                let mut byte = [0u8; 1];
+                while !head.ends_with(b"\r\n\r\n") && stream.read(&mut byte).unwrap_or(0) == 1 {
+                    head.push(byte[0]);
+                }
+                if head.starts_with(b"GET /v2/ ") {
+                    let _ = stream.write_all(
+                        b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}",
+                    );
+                    return;
+                }
+                let length = if announce {
+                    "Content-Length: 1073741824\r\n"
+                } else {
+                    ""
+                };
+                let _ = write!(
+                    stream,
+                    "HTTP/1.1 200 OK\r\nContent-Type: application/vnd.oci.image.manifest.v1+json\r\n\
+                     {length}Connection: close\r\n\r\n"
+                );
+                let junk = vec![b' '; 1 << 16];
+                for _ in 0..1024 {
+                    if stream.write_all(&junk).is_err() {
+                        return;
+                    }
+                }
+            });
+        }
+    });
+    port
+}
+
+/// A hostile registry cannot make the signature reader take more than the bound: a manifest
+/// announced as 1 GiB is refused before its body is read, one without a length is cut at the
+/// bound; either way the error says what and where.
+#[test]
+fn a_registry_answering_without_end_is_cut_at_the_bound() {
+    let manifest = Digest::of(b"the signed manifest");
+    for announce in [true, false] {
+        let port = endless_registry(announce);
+        let reference = format!("oci://127.0.0.1:{port}/team/guard:1.0.0");
+        let client = RegistryClient::new(false);
+        let error =
+            block_on(client.signatures(&OciReference::parse(&reference).unwrap(), &manifest))
+                .unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            format!(
+                "the signature manifest of {reference} is larger than 4194304 bytes, more than \
+                 any signature manifest hookhost reads: the registry served something else; \
+                 nothing past the limit was read"
+            ),
+            "announced: {announce}"
+        );
+    }
+}
+
+/// A signature payload whose bytes do not hash to its descriptor's digest (changed on the
+/// way, here by a proxy that flips one bit) is an error naming the payload and both digests,
+/// never a signature handed to the verifier.
+#[test]
+fn a_signature_payload_changed_on_the_way_is_an_error_naming_it() {
+    let registry = Registry::start(false);
+    let client = RegistryClient::new(false);
+    let reference = OciReference::parse(&registry.reference("team/empty:1.0.0")).unwrap();
+    let component = wat::parse_str("(component)").unwrap();
+    let pushed =
+        block_on(client.push(&component, "empty.wasm", &reference, Default::default())).unwrap();
+    let key = hookhost::bundle::cosign::CosignPrivateKey::generate();
+    let repository = format!("127.0.0.1:{}/team/empty", registry.port);
+    let signature = cosign::sign(&key, &repository, &pushed.manifest);
+    block_on(client.attach_signature(&reference, &pushed.manifest, &signature)).unwrap();
+    let payload = Digest::of(&signature.payload);
+
+    let proxy = FaultProxy::start(registry.port, &format!("/blobs/{payload}"), Fault::FlipByte);
+    let through = OciReference::parse(&proxy.reference("team/empty:1.0.0")).unwrap();
+    let error = block_on(client.signatures(&through, &pushed.manifest))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        error.starts_with(&format!(
+            "the signature payload of {through} has digest sha256:"
+        )) && error.contains(&format!("not the expected {payload}")),
+        "{error}"
     );
 }
