@@ -2,16 +2,20 @@
 //! attached beside a bundle, as cosign does).
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Context as _, Result, bail};
-use hookhost::bundle::cosign::{self, CosignPrivateKey};
+use hookhost::bundle::cosign::{self, CosignError, CosignPrivateKey};
 use hookhost::oci::registry::{self, LockStatus, RegistryClient};
 use hookhost::oci::{BlobStore, Digest, LockFile, OciReference};
 
 use super::ConfigArgs;
-use super::cosign::load_private;
+use super::cosign::is_cosign_key;
+use super::input::{password_from, read_file};
+
+/// The largest key file read: cosign's encrypted keys are about 650 bytes.
+const KEY_MAX_BYTES: u64 = 64 << 10;
 
 /// How to reach registries; shared by the three commands.
 #[derive(clap::Args)]
@@ -64,6 +68,34 @@ pub struct LockArgs {
     update: bool,
     #[command(flatten)]
     network: NetworkArgs,
+}
+
+/// The cosign private key at `path`, opened with the password in `password_env`, else with
+/// the empty password (what cosign uses when COSIGN_PASSWORD is empty).
+fn load_private(path: &Path, password_env: Option<&str>) -> Result<CosignPrivateKey> {
+    let text = read_file(path, KEY_MAX_BYTES, "key")?;
+    if !is_cosign_key(&text) {
+        bail!(
+            "{} is not a cosign key (a PEM file like cosign.key): a bundle in a registry is \
+             signed with a cosign key (`hookhost keygen --cosign`); a minisign key signs the \
+             bundle file before it is pushed (`hookhost sign FILE --key KEY`)",
+            path.display()
+        );
+    }
+    let password = match password_env {
+        Some(var) => password_from(var)?,
+        None => String::new(),
+    };
+    match CosignPrivateKey::from_pem(&text, password.as_bytes()) {
+        Ok(key) => Ok(key),
+        Err(CosignError::WrongPassword) if password_env.is_none() => bail!(
+            "{} is encrypted: pass its password with --password-env VAR",
+            path.display()
+        ),
+        Err(error) => {
+            Err(error).with_context(|| format!("cannot use the cosign key {}", path.display()))
+        }
+    }
 }
 
 fn parse_reference(text: &str) -> Result<OciReference> {
@@ -145,7 +177,7 @@ pub async fn push(args: PushArgs) -> Result<ExitCode> {
 /// beside it.
 pub async fn sign(
     reference: &str,
-    key: &std::path::Path,
+    key: &Path,
     password_env: Option<&str>,
     plain_http: bool,
 ) -> Result<ExitCode> {

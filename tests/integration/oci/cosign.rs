@@ -487,6 +487,9 @@ fn a_signature_moved_to_another_manifest_is_refused_by_digest() {
     );
 }
 
+/// A refused command: its name, arguments, environment and what it must say.
+type Refusal<'a> = (&'a str, &'a [&'a str], &'a [(&'a str, &'a str)], &'a str);
+
 /// Each kind of key goes with its kind of signing, and each refusal says what to use instead;
 /// a wrong password stops `push --sign` before anything is pushed.
 #[test]
@@ -500,7 +503,7 @@ fn keys_of_the_wrong_kind_or_password_are_refused_before_any_push() {
     let reference = registry.reference("team/never:1.0.0");
     let wrong = [(PASSWORD_VAR, "not the password")];
     #[rustfmt::skip]
-    let cases: &[(&str, &[&str], &[(&str, &str)], &str)] = &[
+    let cases: &[Refusal] = &[
         ("minisign key, --oci", &["sign", "--oci", &reference, "--key", "mini.key"], &[],
          "mini.key is not a cosign key (a PEM file like cosign.key): a bundle in a registry is signed with a cosign key (`hookhost keygen --cosign`)"),
         ("cosign key, file", &["sign", component.to_str().unwrap(), "--key", "cosign.key"], &[],
