@@ -1,4 +1,5 @@
-//! Signed bundles from the terminal: `keygen`, `sign`, `verify`, `inspect`.
+//! Signed bundles from the terminal: `sign` (a file with minisign; `--oci` hands a registry
+//! bundle to `oci`), `verify`, `inspect`. Keys are made by `keygen`.
 
 use std::io::IsTerminal as _;
 use std::path::{Path, PathBuf};
@@ -6,29 +7,31 @@ use std::process::ExitCode;
 
 use anyhow::{Context as _, Result, bail};
 use hookhost::bundle::{self, KeyId, Metadata, TrustStore, TrustedKey};
-use minisign::{KeyPair, PublicKey, SecretKey, SecretKeyBox};
+use minisign::{PublicKey, SecretKey, SecretKeyBox};
 use serde_json::json;
 
+use super::input::password_from;
 use super::render;
-
-#[derive(clap::Args)]
-pub struct KeygenArgs {
-    /// Write PREFIX.key (secret) and PREFIX.pub (public)
-    #[arg(long, value_name = "PREFIX", default_value = "hookhost")]
-    out: PathBuf,
-    /// Encrypt the secret key with the password in this environment variable
-    #[arg(long, value_name = "VAR", conflicts_with = "unencrypted")]
-    password_env: Option<String>,
-    /// Leave the secret key unencrypted (for CI signing keys kept in a secret store)
-    #[arg(long)]
-    unencrypted: bool,
-}
 
 #[derive(clap::Args)]
 pub struct SignArgs {
     /// The bundle (.wasm component) to sign; it is updated in place unless --output is given
-    file: PathBuf,
-    /// The minisign secret key
+    #[arg(required_unless_present = "oci")]
+    file: Option<PathBuf>,
+    /// Sign a bundle in a registry instead (REGISTRY/REPOSITORY:TAG or @sha256:DIGEST): a
+    /// cosign signature of its manifest, attached beside it as cosign does; --key is then a
+    /// cosign key (`hookhost keygen --cosign`, `cosign generate-key-pair`)
+    #[cfg(feature = "oci")]
+    #[arg(long, value_name = "REF", conflicts_with_all = [
+        "file", "output", "name", "version", "description", "events", "default_config",
+        "config_schema", "replace_signatures",
+    ])]
+    oci: Option<String>,
+    /// With --oci: speak plain HTTP to the registry (see `hookhost push --help`)
+    #[cfg(feature = "oci")]
+    #[arg(long, requires = "oci")]
+    plain_http: bool,
+    /// The secret key: minisign's for a file, cosign's for --oci
     #[arg(long, value_name = "FILE")]
     key: PathBuf,
     /// The secret key's password, from this environment variable (else: asked on a terminal)
@@ -86,64 +89,31 @@ pub struct InspectArgs {
     extract: Option<PathBuf>,
 }
 
-pub fn keygen(args: KeygenArgs) -> Result<ExitCode> {
-    let secret_path = args.out.with_extension("key");
-    let public_path = args.out.with_extension("pub");
-    for path in [&secret_path, &public_path] {
-        if path.exists() {
-            bail!(
-                "{} already exists; pick another --out prefix (keys are never overwritten)",
-                path.display()
-            );
-        }
+pub fn sign(args: SignArgs, runtime: &tokio::runtime::Runtime) -> Result<ExitCode> {
+    #[cfg(feature = "oci")]
+    if let Some(reference) = &args.oci {
+        let password_env = args.password_env.as_deref();
+        return runtime.block_on(super::oci::sign(
+            reference,
+            &args.key,
+            password_env,
+            args.plain_http,
+        ));
     }
-    let pair = if args.unencrypted {
-        KeyPair::generate_unencrypted_keypair()
-    } else if let Some(var) = &args.password_env {
-        KeyPair::generate_encrypted_keypair(Some(password_from(var)?))
-    } else if std::io::stdin().is_terminal() {
-        KeyPair::generate_encrypted_keypair(None)
-    } else {
-        bail!("no terminal to ask for a password: pass --password-env VAR, or --unencrypted");
-    }
-    .map_err(|e| anyhow::anyhow!("cannot generate a key pair: {e}"))?;
-    let secret = pair
-        .sk
-        .to_box(Some("hookhost secret key"))
-        .map_err(|e| anyhow::anyhow!("{e}"))?
-        .into_string();
-    let public = pair
-        .pk
-        .to_box()
-        .map_err(|e| anyhow::anyhow!("{e}"))?
-        .into_string();
-    write_new(&secret_path, secret.as_bytes(), 0o600)?;
-    write_new(&public_path, public.as_bytes(), 0o644)?;
-    let key_id = KeyId::of(&pair.pk).to_string();
-    println!("secret key: {} (keep it secret)", secret_path.display());
-    println!("public key: {} (key id {key_id})", public_path.display());
-    println!(
-        "\ntrust it in hooks.toml:\n\n[[trust.keys]]\nid = \"{}\"\nkey = \"{}\"",
-        args.out
-            .file_stem()
-            .and_then(|s| s.to_str())
-            .unwrap_or("key"),
-        pair.pk.to_base64()
-    );
-    Ok(ExitCode::SUCCESS)
-}
-
-pub fn sign(args: SignArgs) -> Result<ExitCode> {
-    let bytes = std::fs::read(&args.file)
-        .with_context(|| format!("cannot read {}", args.file.display()))?;
+    let _ = runtime;
+    let file = args
+        .file
+        .as_ref()
+        .expect("clap requires FILE without --oci");
+    let bytes = std::fs::read(file).with_context(|| format!("cannot read {}", file.display()))?;
     bundle::sections::sections(&bytes)
-        .with_context(|| format!("{} cannot be signed", args.file.display()))?;
+        .with_context(|| format!("{} cannot be signed", file.display()))?;
     let secret = load_secret_key(&args.key, args.password_env.as_deref())?;
     let existing = bundle::signatures(&bytes)
-        .with_context(|| format!("{} has unreadable signatures", args.file.display()))?;
+        .with_context(|| format!("{} has unreadable signatures", file.display()))?;
 
-    let current = bundle::read_metadata(&bytes)
-        .map_err(|e| anyhow::anyhow!("{}: {e}", args.file.display()))?;
+    let current =
+        bundle::read_metadata(&bytes).map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
     let wanted = metadata_from(&args, current.clone())?;
     let mut bytes = bytes;
     if wanted != current {
@@ -152,7 +122,7 @@ pub fn sign(args: SignArgs) -> Result<ExitCode> {
                 "changing the metadata would invalidate the {} existing signature{} of {}; pass --replace-signatures to drop them and sign afresh",
                 existing.len(),
                 if existing.len() == 1 { "" } else { "s" },
-                args.file.display()
+                file.display()
             );
         }
         if let Some(metadata) = &wanted {
@@ -169,7 +139,7 @@ pub fn sign(args: SignArgs) -> Result<ExitCode> {
     };
     let signed =
         bundle::sign(&bytes, &secret, &comment).map_err(|e| anyhow::anyhow!("cannot sign: {e}"))?;
-    let output = args.output.clone().unwrap_or_else(|| args.file.clone());
+    let output = args.output.clone().unwrap_or_else(|| file.clone());
     hookhost::oci::blobs::write_file_atomically(&output, &signed)
         .with_context(|| format!("cannot write {}", output.display()))?;
     let count = bundle::signatures(&signed)?.len();
@@ -414,6 +384,14 @@ fn metadata_from(args: &SignArgs, current: Option<Metadata>) -> Result<Option<Me
 fn load_secret_key(path: &Path, password_env: Option<&str>) -> Result<SecretKey> {
     let text = std::fs::read_to_string(path)
         .with_context(|| format!("cannot read the secret key {}", path.display()))?;
+    if super::cosign::is_cosign_key(&text) {
+        bail!(
+            "{} is a cosign key: cosign keys sign bundles in a registry (`hookhost sign --oci REF \
+             --key KEY`, `hookhost push FILE REF --sign KEY`); a bundle file is signed with a \
+             minisign key (`hookhost keygen`)",
+            path.display()
+        );
+    }
     let boxed = || SecretKeyBox::from_string(&text);
     let key = match password_env {
         Some(var) => SecretKey::from_box(
@@ -433,11 +411,6 @@ fn load_secret_key(path: &Path, password_env: Option<&str>) -> Result<SecretKey>
         },
     };
     key.map_err(|e| anyhow::anyhow!("cannot use the secret key {}: {e}", path.display()))
-}
-
-fn password_from(var: &str) -> Result<String> {
-    std::env::var(var)
-        .with_context(|| format!("the environment variable {var} (--password-env) is not set"))
 }
 
 fn parse_trusted(spec: &str, index: usize) -> Result<TrustedKey> {
@@ -476,18 +449,4 @@ fn trust_keys(config: &hookhost::Config) -> Result<Vec<TrustedKey>> {
 
 fn now() -> String {
     humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string()
-}
-
-fn write_new(path: &Path, bytes: &[u8], mode: u32) -> Result<()> {
-    use std::io::Write as _;
-    use std::os::unix::fs::OpenOptionsExt as _;
-    let mut file = std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .mode(mode)
-        .open(path)
-        .with_context(|| format!("cannot create {}", path.display()))?;
-    file.write_all(bytes)
-        .with_context(|| format!("cannot write {}", path.display()))?;
-    Ok(())
 }

@@ -73,3 +73,9 @@ pub fn tool_input(text: Option<&str>, file: Option<&Path>) -> Result<String> {
         (None, None) => Ok("{}".to_string()),
     }
 }
+
+/// A password from the environment variable `--password-env` names.
+pub fn password_from(var: &str) -> Result<String> {
+    std::env::var(var)
+        .with_context(|| format!("the environment variable {var} (--password-env) is not set"))
+}

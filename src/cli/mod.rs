@@ -5,12 +5,14 @@ mod allow;
 mod bench;
 mod bundle;
 mod check;
+mod cosign;
 mod event;
 #[cfg(feature = "telemetry")]
 mod export;
 mod fire;
 mod import;
 mod input;
+mod keygen;
 mod log;
 mod new;
 #[cfg(feature = "oci")]
@@ -166,19 +168,22 @@ enum Command {
                             hookhost bench UserPromptSubmit --prompt 'hello'"
     )]
     Bench(bench::BenchArgs),
-    /// Create a minisign key pair for signing bundles.
+    /// Create a key pair for signing bundles: minisign (files), or cosign with --cosign (registries).
     #[command(
         after_help = "The keys are minisign keys: `minisign -G` makes the same kind, and either tool can use \
-                            the other's.\n\nExamples:\n  hookhost keygen --out team\n  \
-                            HOOKHOST_KEY_PASSWORD=... hookhost keygen --out ci --password-env HOOKHOST_KEY_PASSWORD"
+                            the other's. With --cosign they are cosign keys (ECDSA P-256, the encrypted format of \
+                            `cosign generate-key-pair`), which cosign and skopeo can use too.\n\nExamples:\n  hookhost keygen --out team\n  \
+                            HOOKHOST_KEY_PASSWORD=... hookhost keygen --out ci --password-env HOOKHOST_KEY_PASSWORD\n  \
+                            COSIGN_PASSWORD=... hookhost keygen --cosign --out cosign --password-env COSIGN_PASSWORD"
     )]
-    Keygen(bundle::KeygenArgs),
+    Keygen(keygen::KeygenArgs),
     /// Sign a hook component (and set its metadata): it becomes a bundle that carries both.
     #[command(
         after_help = "Signing again with another key adds a signature (an author's and a security team's). \
                             The signature covers the whole file except the signature sections, metadata included.\n\n\
                             Examples:\n  hookhost sign guard.wasm --key team.key --name destructive-guard --version 1.2.0 --event PreToolUse/guard\n  \
-                            hookhost sign guard.wasm --key security.key"
+                            hookhost sign guard.wasm --key security.key\n  \
+                            hookhost sign --oci ghcr.io/acme/destructive-guard:1.2.0 --key cosign.key --password-env COSIGN_PASSWORD"
     )]
     Sign(bundle::SignArgs),
     /// Check a bundle's signatures against trusted keys.
@@ -204,7 +209,8 @@ enum Command {
                             Exit status: 0 pushed, 1 error.\n\n\
                             Examples:\n  hookhost push guard.wasm ghcr.io/acme/destructive-guard:1.2.0\n  \
                             hookhost push guard.wasm oci://localhost:5000/team/guard:dev -a org.opencontainers.image.source=https://git.example/guard\n  \
-                            hookhost push guard.wasm registry.internal:5000/team/guard:1.2.0 --plain-http"
+                            hookhost push guard.wasm registry.internal:5000/team/guard:1.2.0 --plain-http\n  \
+                            hookhost push guard.wasm ghcr.io/acme/destructive-guard:1.2.0 --sign cosign.key --password-env COSIGN_PASSWORD"
     )]
     Push(oci::PushArgs),
     /// Fetch a bundle from a registry into the local store (and optionally a file).
@@ -365,8 +371,8 @@ pub fn run() -> Result<ExitCode> {
         Command::New(args) => new::run(args),
         Command::Allow(args) => allow::run(args),
         Command::Bench(args) => runtime.block_on(bench::run(args)),
-        Command::Keygen(args) => bundle::keygen(args),
-        Command::Sign(args) => bundle::sign(args),
+        Command::Keygen(args) => keygen::run(args),
+        Command::Sign(args) => bundle::sign(args, &runtime),
         Command::Verify(args) => bundle::verify(args),
         Command::Inspect(args) => bundle::inspect(args),
         #[cfg(feature = "oci")]

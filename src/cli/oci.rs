@@ -1,14 +1,21 @@
-//! Registries from the terminal: `push`, `pull`, `lock`.
+//! Registries from the terminal: `push`, `pull`, `lock`, and `sign --oci` (cosign signatures
+//! attached beside a bundle, as cosign does).
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Context as _, Result, bail};
+use hookhost::bundle::cosign::{self, CosignError, CosignPrivateKey};
 use hookhost::oci::registry::{self, LockStatus, RegistryClient};
-use hookhost::oci::{BlobStore, LockFile, OciReference};
+use hookhost::oci::{BlobStore, Digest, LockFile, OciReference};
 
 use super::ConfigArgs;
+use super::cosign::is_cosign_key;
+use super::input::{password_from, read_file};
+
+/// The largest key file read: cosign's encrypted keys are about 650 bytes.
+const KEY_MAX_BYTES: u64 = 64 << 10;
 
 /// How to reach registries; shared by the three commands.
 #[derive(clap::Args)]
@@ -30,6 +37,12 @@ pub struct PushArgs {
     /// sets org.opencontainers.image.title, .version and .description
     #[arg(long = "annotation", short = 'a', value_name = "KEY=VALUE")]
     annotations: Vec<String>,
+    /// Sign the pushed manifest with this cosign key (as `hookhost sign --oci` would)
+    #[arg(long, value_name = "KEY")]
+    sign: Option<PathBuf>,
+    /// The --sign key's password, from this environment variable
+    #[arg(long, value_name = "VAR", requires = "sign")]
+    password_env: Option<String>,
     #[command(flatten)]
     network: NetworkArgs,
 }
@@ -57,6 +70,34 @@ pub struct LockArgs {
     network: NetworkArgs,
 }
 
+/// The cosign private key at `path`, opened with the password in `password_env`, else with
+/// the empty password (what cosign uses when COSIGN_PASSWORD is empty).
+fn load_private(path: &Path, password_env: Option<&str>) -> Result<CosignPrivateKey> {
+    let text = read_file(path, KEY_MAX_BYTES, "key")?;
+    if !is_cosign_key(&text) {
+        bail!(
+            "{} is not a cosign key (a PEM file like cosign.key): a bundle in a registry is \
+             signed with a cosign key (`hookhost keygen --cosign`); a minisign key signs the \
+             bundle file before it is pushed (`hookhost sign FILE --key KEY`)",
+            path.display()
+        );
+    }
+    let password = match password_env {
+        Some(var) => password_from(var)?,
+        None => String::new(),
+    };
+    match CosignPrivateKey::from_pem(&text, password.as_bytes()) {
+        Ok(key) => Ok(key),
+        Err(CosignError::WrongPassword) if password_env.is_none() => bail!(
+            "{} is encrypted: pass its password with --password-env VAR",
+            path.display()
+        ),
+        Err(error) => {
+            Err(error).with_context(|| format!("cannot use the cosign key {}", path.display()))
+        }
+    }
+}
+
 fn parse_reference(text: &str) -> Result<OciReference> {
     Ok(OciReference::parse(text)?)
 }
@@ -67,6 +108,11 @@ fn open_store() -> Result<BlobStore> {
 
 pub async fn push(args: PushArgs) -> Result<ExitCode> {
     let reference = parse_reference(&args.reference)?;
+    // Before anything is pushed: a wrong password must not leave an unsigned bundle behind.
+    let key = match &args.sign {
+        Some(path) => Some(load_private(path, args.password_env.as_deref())?),
+        None => None,
+    };
     let bytes = std::fs::read(&args.file)
         .with_context(|| format!("cannot read {}", args.file.display()))?;
     let file_name = args
@@ -118,10 +164,51 @@ pub async fn push(args: PushArgs) -> Result<ExitCode> {
     );
     println!("manifest: {}", pushed.manifest);
     println!("wasm:     {}", pushed.wasm);
+    if let Some(key) = &key {
+        attach(&client, &reference, &pushed.manifest, key).await?;
+    }
     println!(
         "use it in hooks.toml with wasm = \"{reference}\", then run `hookhost lock` to pin it"
     );
     Ok(ExitCode::SUCCESS)
+}
+
+/// `hookhost sign --oci REF --key KEY`: a cosign signature of REF's manifest, attached
+/// beside it.
+pub async fn sign(
+    reference: &str,
+    key: &Path,
+    password_env: Option<&str>,
+    plain_http: bool,
+) -> Result<ExitCode> {
+    let reference = parse_reference(reference)?;
+    let key = load_private(key, password_env)?;
+    let client = RegistryClient::new(plain_http);
+    let resolved = client.resolve(&reference).await?;
+    attach(&client, &reference, &resolved.manifest, &key).await?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Signs `manifest` in `reference`'s repository and attaches the signature. The payload names
+/// the repository without tag or digest, as cosign writes it.
+async fn attach(
+    client: &RegistryClient,
+    reference: &OciReference,
+    manifest: &Digest,
+    key: &CosignPrivateKey,
+) -> Result<()> {
+    let repository = format!("{}/{}", reference.registry(), reference.repository());
+    let signature = cosign::sign(key, &repository, manifest);
+    client
+        .attach_signature(reference, manifest, &signature)
+        .await
+        .with_context(|| format!("cannot attach the cosign signature to {reference}"))?;
+    println!(
+        "signed:   {manifest} with cosign key {} (tag {})",
+        key.public_key().key_id(),
+        registry::signature_tag(manifest)
+    );
+    Ok(())
 }
 
 pub async fn pull(args: PullArgs) -> Result<ExitCode> {

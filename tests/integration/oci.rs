@@ -1,8 +1,9 @@
 //! Sharing bundles through a real registry (Debian's `docker-registry`, the CNCF distribution
-//! registry) on a loopback port: push, lock, pull and run, interoperability with skopeo, and
-//! one message per failure. Without the registry or skopeo installed these tests fail, saying
-//! what to install.
+//! registry) on a loopback port: push, lock, pull and run, interoperability with skopeo, cosign
+//! signatures (`cosign`), and one message per failure. Without the registry or skopeo installed
+//! these tests fail, saying what to install.
 
+mod cosign;
 mod failures;
 mod registry;
 mod trust;

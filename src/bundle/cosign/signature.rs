@@ -85,8 +85,9 @@ pub fn sign(key: &CosignPrivateKey, docker_reference: &str, manifest: &Digest) -
 
 /// Ok when `signature` is `key`'s over its payload AND the payload vouches for `manifest`
 /// (docker-manifest-digest equal) in repository `repository` (docker-reference equal to
-/// `REGISTRY/REPOSITORY`, tag or digest suffix ignored), type
-/// `cosign container image signature`.
+/// `REGISTRY/REPOSITORY`, tag or digest suffix ignored, and an `oci://` prefix of `repository`),
+/// type `cosign container image signature`. The signature is checked first: the payload's
+/// claims are believed only once the key is known to have made them.
 pub fn verify(
     key: &CosignPublicKey,
     signature: &CosignSignature,

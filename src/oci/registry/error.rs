@@ -87,7 +87,7 @@ pub enum RegistryError {
     DigestMismatch {
         /// What was asked for.
         reference: String,
-        /// "manifest" or "wasm layer".
+        /// "manifest", "wasm layer", "signature manifest", "signature payload".
         what: &'static str,
         /// The digest asked for.
         expected: String,
@@ -176,7 +176,7 @@ pub enum RegistryError {
 /// The context of one registry operation, to turn the client's errors into ours.
 pub(super) struct Attempt<'a> {
     pub(super) reference: &'a OciReference,
-    /// "manifest" or "wasm layer".
+    /// "manifest", "wasm layer", "signature manifest", "signature payload", "referrers list".
     pub(super) what: &'static str,
     /// How the request authenticated, for 401 messages.
     pub(super) credentials: &'a str,

@@ -378,7 +378,8 @@ impl RegistryClient {
     }
 }
 
-/// A signature layer's payload digest and signature; `None` for any other layer.
+/// A signature layer's payload digest and signature; `None` for any other layer, and for a
+/// digest that is not SHA-256 (which no cosign writes, and hookhost could not check).
 fn signature_of(layer: &OciDescriptor) -> Option<(Digest, &String)> {
     if layer.media_type != SIGNATURE_MEDIA_TYPE {
         return None;
@@ -395,4 +396,53 @@ fn parse_manifest(
         reference: reference.to_string(),
         reason: format!("its signature manifest is not an OCI image manifest ({e})"),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn layer(media_type: &str, digest: &str, signature: Option<&str>) -> OciDescriptor {
+        OciDescriptor {
+            media_type: media_type.to_string(),
+            digest: digest.to_string(),
+            size: 1,
+            annotations: signature
+                .map(|s| [(SIGNATURE_ANNOTATION.to_string(), s.to_string())].into()),
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn the_tag_is_cosigns() {
+        let digest = Digest::of(b"manifest");
+        assert_eq!(
+            signature_tag(&digest),
+            format!("sha256-{}.sig", digest.hex())
+        );
+    }
+
+    #[test]
+    fn only_simple_signing_layers_with_a_signature_are_signatures() {
+        let digest = Digest::of(b"payload");
+        let d = digest.to_string();
+        #[rustfmt::skip]
+        let cases = [
+            ("signature",         layer(SIGNATURE_MEDIA_TYPE, &d, Some("MEUC")), true),
+            ("no annotation",     layer(SIGNATURE_MEDIA_TYPE, &d, None),         false),
+            ("other media type",  layer("application/vnd.dev.cosign.attestation.v1+json", &d, Some("MEUC")), false),
+            ("sha512 digest",     layer(SIGNATURE_MEDIA_TYPE, "sha512:00", Some("MEUC")), false),
+        ];
+        for (name, layer, expected) in cases {
+            let found = signature_of(&layer);
+            assert_eq!(found.is_some(), expected, "{name}");
+            if let Some((found, signature)) = found {
+                assert_eq!(
+                    (found, signature.as_str()),
+                    (digest.clone(), "MEUC"),
+                    "{name}"
+                );
+            }
+        }
+    }
 }
