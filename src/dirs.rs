@@ -5,7 +5,7 @@
 //! and what can be made again (`$XDG_CACHE_HOME/hookhost`, `~/.cache/hookhost`: compiled hooks,
 //! pulled bundles). An empty variable counts as unset, as XDG says.
 
-use std::path::PathBuf;
+use std::path::{Component, Path, PathBuf};
 
 /// The variable that moves hookhost's configuration directory.
 pub const CONFIG_DIR_ENV: &str = "HOOKHOST_CONFIG_DIR";
@@ -42,4 +42,20 @@ fn var(name: &str) -> Option<PathBuf> {
     std::env::var_os(name)
         .filter(|value| !value.is_empty())
         .map(PathBuf::from)
+}
+
+/// `a/./b/../c` as `a/c`, without asking the file system: a path that does not exist yet (or
+/// whose symlinks must not be followed) normalised by its words alone.
+pub(crate) fn lexical(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for component in path.components() {
+        match component {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
 }

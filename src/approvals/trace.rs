@@ -11,7 +11,7 @@
 //! change. A script that runs another project file is covered only for what its own command
 //! names.
 
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
 use super::words::{Part, Token, Word, tokens};
 use crate::dialect::PROJECT_DIR_VARIABLES;
@@ -466,16 +466,4 @@ fn operands_start(args: &[Word], options: &[&str], operands: usize, assignments:
 
 /// `a/./b/../c` as `a/c`, without asking the file system (a path that does not exist yet is
 /// recorded too: a file that appears there later needs approval).
-pub(super) fn normalize(path: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for component in path.components() {
-        match component {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                out.pop();
-            }
-            other => out.push(other),
-        }
-    }
-    out
-}
+pub(super) use crate::dirs::lexical as normalize;

@@ -102,11 +102,7 @@ impl TrustPolicy {
 
     /// The rules that hold for `reference`.
     pub fn rules_for(&self, reference: &OciReference) -> Vec<&TrustRule> {
-        let name = format!(
-            "oci://{}/{}",
-            reference.registry(),
-            reference.repository()
-        );
+        let name = format!("oci://{}/{}", reference.registry(), reference.repository());
         self.rules
             .iter()
             .filter(|rule| pattern_matches(&rule.pattern, &name))
@@ -130,17 +126,15 @@ impl TrustPolicy {
         let rules = attached
             .map(|attached| self.rules_for(&attached.reference))
             .unwrap_or_default();
-        if rules.is_empty() {
-            if signers.is_empty() && self.minisign.require_signed {
-                if found.is_empty() {
-                    // Exactly what minisign-only configurations always said.
-                    return Err(embedded.refusal().to_string());
-                }
-                return Err(format!(
-                    "is not signed by a trusted key, and [trust] require_signed = true: {}",
-                    describe(&embedded, &found)
-                ));
+        if rules.is_empty() && signers.is_empty() && self.minisign.require_signed {
+            if found.is_empty() {
+                // Exactly what minisign-only configurations always said.
+                return Err(embedded.refusal().to_string());
             }
+            return Err(format!(
+                "is not signed by a trusted key, and [trust] require_signed = true: {}",
+                describe(&embedded, &found)
+            ));
         }
         for rule in rules {
             let valid: Vec<&(String, String)> = rule

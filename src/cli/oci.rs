@@ -280,7 +280,10 @@ pub async fn lock(args: LockArgs) -> Result<ExitCode> {
         } else {
             String::new()
         };
-        let signed = match (locked.bundle.signatures.len(), locked.bundle.signers.as_slice()) {
+        let signed = match (
+            locked.bundle.signatures.len(),
+            locked.bundle.signers.as_slice(),
+        ) {
             (0, _) => String::new(),
             (n, []) => format!(", {n} signature{} (no trusted signer)", plural(n)),
             (n, signers) => format!(

@@ -39,10 +39,10 @@ pub use location::Location;
 pub use log::{DEFAULT_DROP, LogSpec};
 pub use managed::{MANAGED_CONFIG_ENV, MANAGED_CONFIG_PATH, ManagedFile, ManagedOrigin, Ownership};
 pub use projects::{Ceiling, ProjectPolicy, ProjectsSpec};
-pub use trust::pattern_matches;
 pub use telemetry::{
     AttributeValue, MAX_TELEMETRY_TIMEOUT_MS, OtlpProtocol, TelemetrySpec, check_endpoint,
 };
+pub use trust::pattern_matches;
 
 use crate::event::{EventSpec, Phase};
 use crate::matcher::{EventPattern, ToolMatcher};

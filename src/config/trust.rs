@@ -485,7 +485,11 @@ mod tests {
             ("oci://r.io/*/guard",         "oci://r.io/a/b/guards",          false),
         ];
         for (pattern, reference, expected) in cases {
-            assert_eq!(pattern_matches(pattern, reference), expected, "{pattern} vs {reference}");
+            assert_eq!(
+                pattern_matches(pattern, reference),
+                expected,
+                "{pattern} vs {reference}"
+            );
         }
     }
 }

@@ -101,7 +101,10 @@ fn manifest_has_layer(entry: &LockedBundle, store: &BlobStore) -> Result<(), Str
         .map_err(|error| format!("cannot read its manifest {}: {error}", path.display()))?;
     let manifest: serde_json::Value = serde_json::from_slice(&bytes)
         .map_err(|error| format!("its manifest {} is not JSON: {error}", entry.manifest))?;
-    let layers = manifest["layers"].as_array().map(Vec::as_slice).unwrap_or(&[]);
+    let layers = manifest["layers"]
+        .as_array()
+        .map(Vec::as_slice)
+        .unwrap_or(&[]);
     let wasm = entry.wasm.to_string();
     let found = layers.iter().any(|layer| {
         layer["mediaType"].as_str() == Some(WASM_LAYER) && layer["digest"].as_str() == Some(&wasm)

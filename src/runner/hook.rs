@@ -114,7 +114,7 @@ impl super::HookRunner {
     /// The configured hooks the user's `[projects]` policy holds back, with why.
     pub fn held_hooks(&self) -> Vec<(&HookSpec, String)> {
         self.configured_with(|runtime| match runtime {
-            Runtime::Held(reason) => Some(reason),
+            Runtime::Held(reason) => Some(reason.clone()),
             _ => None,
         })
     }
@@ -123,16 +123,16 @@ impl super::HookRunner {
     /// and never block; every event they reach reports them as skipped.
     pub fn skipped_hooks(&self) -> Vec<(&HookSpec, String)> {
         self.configured_with(|runtime| match runtime {
-            Runtime::Skipped(reason) => Some(reason),
+            Runtime::Skipped(reason) => Some(reason.clone()),
             _ => None,
         })
     }
 
-    /// The configured hooks whose runtime `why` has a reason for, with it.
-    fn configured_with(
+    /// The configured hooks whose runtime `what` says something of, with what it says.
+    pub(super) fn configured_with<T>(
         &self,
-        why: impl Fn(&Runtime) -> Option<&String>,
-    ) -> Vec<(&HookSpec, String)> {
+        what: impl Fn(&Runtime) -> Option<T>,
+    ) -> Vec<(&HookSpec, T)> {
         let hooks = self.snapshot();
         self.inner
             .configured
@@ -140,7 +140,7 @@ impl super::HookRunner {
             .enumerate()
             .filter_map(|(position, spec)| {
                 let hook = hooks.iter().find(|hook| hook.index == position)?;
-                Some((spec, why(&hook.runtime)?.clone()))
+                Some((spec, what(&hook.runtime)?))
             })
             .collect()
     }

@@ -24,8 +24,7 @@ use std::path::{Path, PathBuf};
 
 use super::Runtime;
 use super::managed::{
-    check_managed_keys, is_managed_hook, managed_layer, overrides, pick_projects,
-    skipped_reason,
+    check_managed_keys, is_managed_hook, managed_layer, overrides, pick_projects, skipped_reason,
 };
 use super::prepare::{WasmRuntime, check_ceiling, prepare, trust_policy};
 use super::record::{pick_log, recorder, telemetry_table};

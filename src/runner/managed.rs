@@ -7,9 +7,7 @@
 
 use std::path::Path;
 
-use crate::config::{
-    Config, ConfigError, ConfigProblem, Layer, ManagedFile, ProjectsSpec,
-};
+use crate::config::{Config, ConfigError, ConfigProblem, Layer, ManagedFile, ProjectsSpec};
 
 /// The organisation's configuration, with its hooks marked as its, when this machine has one;
 /// `None` otherwise (and then nothing changes). A managed file that cannot be trusted or read
@@ -196,7 +194,10 @@ mod tests {
         assert!(problems.is_empty(), "{problems:?}");
         assert!(policy.minisign.require_signed);
         assert_eq!(policy.minisign.keys.len(), 1);
-        assert_eq!(policy.minisign.keys[0].key, org.pk, "never the project's keys/org.pub");
+        assert_eq!(
+            policy.minisign.keys[0].key, org.pk,
+            "never the project's keys/org.pub"
+        );
     }
 
     #[test]

@@ -275,19 +275,10 @@ impl HookRunner {
     /// from the compile cache) and the interface version it was built against.
     #[cfg(feature = "wasm")]
     pub fn wasm_hooks(&self) -> Vec<(&HookSpec, WasmInfo)> {
-        let hooks = self.snapshot();
-        self.inner
-            .configured
-            .iter()
-            .enumerate()
-            .filter_map(|(position, spec)| {
-                let hook = hooks.iter().find(|hook| hook.index == position)?;
-                match &hook.runtime {
-                    Runtime::Wasm(wasm) => Some((spec, wasm.info())),
-                    _ => None,
-                }
-            })
-            .collect()
+        self.configured_with(|runtime| match runtime {
+            Runtime::Wasm(wasm) => Some(wasm.info()),
+            _ => None,
+        })
     }
 
     /// The configuration error a fail-closed runner blocks with.

@@ -74,10 +74,7 @@ impl WasmHook {
                     bundle::verify_pin_digest(&sha256, pin).map_err(|e| describe(e.to_string()))?;
                 }
                 let signers = if check_signatures {
-                    trust
-                        .check(&bytes, attached)
-                        .map_err(describe)?
-                        .names()
+                    trust.check(&bytes, attached).map_err(describe)?.names()
                 } else {
                     Vec::new()
                 };
@@ -146,7 +143,7 @@ fn sandbox(spec: &WasmSpec, cwd: &Path) -> Result<Sandbox, String> {
      -> Result<Vec<std::path::PathBuf>, String> {
         dirs.iter()
             .map(|dir| {
-                let absolute = lexical(&std::path::absolute(cwd.join(dir)).map_err(|e| e.to_string())?);
+                let absolute = crate::dirs::lexical(&std::path::absolute(cwd.join(dir)).map_err(|e| e.to_string())?);
                 if absolute.is_dir() {
                     Ok(absolute)
                 } else {
@@ -173,21 +170,4 @@ fn sandbox(spec: &WasmSpec, cwd: &Path) -> Result<Sandbox, String> {
         env,
         max_memory_bytes: (spec.grants.max_memory_mb as usize) << 20,
     })
-}
-
-/// `.` and `..` resolved without touching the filesystem: the guest sees a grant at exactly
-/// this path, so `read = ["."]` must mount the workspace at `/ws`, not `/ws/.`.
-fn lexical(path: &Path) -> std::path::PathBuf {
-    use std::path::Component;
-    let mut out = std::path::PathBuf::new();
-    for component in path.components() {
-        match component {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                out.pop();
-            }
-            other => out.push(other),
-        }
-    }
-    out
 }

@@ -193,14 +193,13 @@ async fn signed(
     let found = client.signatures(reference, &bundle.manifest).await?;
     let mut signatures = Vec::new();
     for signature in found {
-        let payload = String::from_utf8(signature.payload.clone()).map_err(|_| {
-            LockUpdateError::Refused {
+        let payload =
+            String::from_utf8(signature.payload.clone()).map_err(|_| LockUpdateError::Refused {
                 reference: reference.to_string(),
                 reason: "an attached signature's payload is not text (a simple-signing \
                          payload is JSON)"
                     .to_string(),
-            }
-        })?;
+            })?;
         signatures.push(LockedSignature {
             payload,
             signature: signature.signature,

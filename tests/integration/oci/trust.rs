@@ -258,9 +258,13 @@ fn each_forged_signature_is_refused_with_its_own_message() {
 
     // A trusted signature copied from another tag: it vouches for the other digest.
     let s2 = Signed::publish("platform/guard:1.0.0");
-    s2.team
-        .ok(&["push", older.to_str().unwrap(), &s2.registry().reference("platform/guard:0.9.0")]);
-    let (_, older_manifest, repository) = s2.target(&s2.registry().reference("platform/guard:0.9.0"));
+    s2.team.ok(&[
+        "push",
+        older.to_str().unwrap(),
+        &s2.registry().reference("platform/guard:0.9.0"),
+    ]);
+    let (_, older_manifest, repository) =
+        s2.target(&s2.registry().reference("platform/guard:0.9.0"));
     let copied = cosign::sign(s2.key("p1"), &repository, &older_manifest);
     s2.attach(&OciReference::parse(&s2.reference).unwrap(), &copied);
     s2.configure(&format!(
@@ -285,7 +289,8 @@ fn each_forged_signature_is_refused_with_its_own_message() {
     ));
     let repository = s3.lock_fails();
     assert!(
-        repository.contains("a signature by p1 for another repository (127.0.0.1:1/elsewhere/guard"),
+        repository
+            .contains("a signature by p1 for another repository (127.0.0.1:1/elsewhere/guard"),
         "{repository}"
     );
 
@@ -316,7 +321,8 @@ fn each_forged_signature_is_refused_with_its_own_message() {
     std::fs::write(&path, &text).unwrap();
     s4.guard_runs();
     let older_reference = s4.registry().reference("platform/guard:0.9.0");
-    s4.team.ok(&["push", older.to_str().unwrap(), &older_reference]);
+    s4.team
+        .ok(&["push", older.to_str().unwrap(), &older_reference]);
     s4.team.ok(&["pull", &older_reference]);
     let older_digest = hookhost::oci::Digest::of(&std::fs::read(&older).unwrap());
     let mut lock = s4.team.lock();
@@ -387,9 +393,7 @@ fn a_minisign_signature_inside_and_a_cosign_signature_beside_count_alike() {
     let config = |rule: &str| {
         let mut text = String::new();
         text.push_str(&release_key);
-        text.push_str(
-            "[[trust.keys]]\nid = \"p1\"\nkind = \"cosign\"\nfile = \"keys/p1.pub\"\n\n",
-        );
+        text.push_str("[[trust.keys]]\nid = \"p1\"\nkind = \"cosign\"\nfile = \"keys/p1.pub\"\n\n");
         text.push_str(rule);
         text.push('\n');
         text.push_str(&guard_hook(&reference));
