@@ -214,6 +214,9 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
             ));
         }
     }
+    for line in trust_lines(managed.as_ref().map(|m| &m.path), &layers) {
+        println!("{line}");
+    }
     for line in recording(&layers, &mut warnings)? {
         println!("{line}");
     }
@@ -435,4 +438,62 @@ fn recording(layers: &hookhost::Layers, warnings: &mut Vec<String>) -> Result<Ve
         )),
     }
     Ok(lines)
+}
+
+/// Each layer's `[trust]`, one line per file that has one: its keys (with their kind), its
+/// rules (what each needs), its revoked key ids. What a reviewer checks a policy change by.
+fn trust_lines(managed: Option<&std::path::PathBuf>, layers: &hookhost::Layers) -> Vec<String> {
+    let files = [
+        managed,
+        layers.user.as_ref(),
+        layers.project.as_ref(),
+        layers.local.as_ref(),
+    ];
+    let mut lines = Vec::new();
+    for path in files.into_iter().flatten() {
+        let Ok(config) = Config::load(path) else {
+            continue;
+        };
+        let trust = &config.trust;
+        if trust.keys.is_empty() && trust.rules.is_empty() && trust.revoked.is_empty() {
+            continue;
+        }
+        let mut parts = Vec::new();
+        if trust.require_signed {
+            parts.push("require_signed".to_string());
+        }
+        if !trust.keys.is_empty() {
+            let keys: Vec<String> = trust
+                .keys
+                .iter()
+                .map(|key| {
+                    format!(
+                        "{} ({}{})",
+                        safe(&key.id),
+                        key.kind.as_str(),
+                        if key.revoked { ", revoked" } else { "" }
+                    )
+                })
+                .collect();
+            parts.push(format!("keys {}", keys.join(", ")));
+        }
+        for rule in &trust.rules {
+            let names: Vec<String> = rule.keys.iter().map(|k| safe(k)).collect();
+            let need = if rule.min == rule.keys.len() && rule.min > 1 {
+                format!("all of {}", names.join(", "))
+            } else {
+                format!("{} of {}", rule.min, names.join(", "))
+            };
+            parts.push(format!("rule {} needs {need}", safe(&rule.pattern)));
+        }
+        if !trust.revoked.is_empty() {
+            parts.push(format!("revoked {}", trust.revoked.join(", ")));
+        }
+        lines.push(format!(
+            "trust ({}): {}",
+            safe(&path.display().to_string()),
+            parts.join("; ")
+        ));
+    }
+    lines
 }

@@ -187,6 +187,13 @@ fn a_rule_is_checked_at_lock_and_at_every_load_and_the_signers_are_locked() {
     s.guard_runs();
     let checked = s.team.ok(&["check"]);
     assert!(checked.contains("signed by p1+p3"), "{checked}");
+    assert!(
+        checked.contains(
+            "keys p1 (cosign), p2 (cosign), p3 (cosign); rule oci://127.0.0.1:*/platform/* \
+             needs 2 of p1, p2, p3"
+        ),
+        "{checked}"
+    );
 
     // Offline from here: every load checks again, against the [trust] of the day.
     drop(s.registry.take());
