@@ -18,6 +18,7 @@
 //!
 //! [`import`] turns the agents' own hook settings into a hooks.toml.
 
+mod answer;
 pub mod claude;
 pub mod copilot;
 pub mod gemini;
@@ -36,6 +37,7 @@ use crate::event::{Event, ToolCall};
 use crate::outcome::Outcome;
 
 pub use crate::dialect::{AgentEventSpec, AgentFormat, BlockAs, ContextAs};
+pub use answer::{AgentCall, Caller, EVENT_MAX_BYTES, Prepared, answer, unreadable};
 pub use plan::Plan;
 pub use read::AgentError;
 pub(crate) use read::{from_snake, given_name, resolve_name, type_name};

@@ -41,6 +41,9 @@ pub(crate) struct CommandHook {
     pub(crate) env: BTreeMap<String, String>,
     pub(crate) cwd: PathBuf,
     pub(crate) shell: PathBuf,
+    /// The environment the hook starts from (`RunnerOptions::base_env`); `None`: this
+    /// process's.
+    pub(crate) base_env: Option<std::sync::Arc<[(std::ffi::OsString, std::ffi::OsString)]>>,
     pub(crate) protocol: Protocol,
     pub(crate) exit_codes: ExitCodes,
 }
@@ -89,6 +92,7 @@ impl CommandHook {
             shell: &self.shell,
             command: &self.command,
             cwd: &self.cwd,
+            base_env: self.base_env.as_deref(),
             env: env
                 .chain([
                     ("HOOKHOST_EVENT", Some(view.event.name())),

@@ -211,6 +211,7 @@ mod tests {
                 shell: Path::new("bash"),
                 command: &command,
                 cwd: Path::new("/"),
+                base_env: None,
                 env: Vec::new(),
             };
             let mut running = hook.spawn().unwrap();

@@ -22,11 +22,14 @@ use tokio::task::JoinHandle;
 
 use super::session::HookSession;
 
-/// `{shell} -c {command}` in `cwd`, with the host's environment changed by `env`.
+/// `{shell} -c {command}` in `cwd`, with the host's environment (or `base_env`) changed by
+/// `env`.
 pub(super) struct HookCommand<'a> {
     pub(super) shell: &'a Path,
     pub(super) command: &'a str,
     pub(super) cwd: &'a Path,
+    /// The environment to start from instead of this process's (a daemon's caller's).
+    pub(super) base_env: Option<&'a [(OsString, OsString)]>,
     /// Variables to set (`Some`) or remove (`None`), applied in order.
     pub(super) env: Vec<(&'a str, Option<&'a str>)>,
 }
@@ -88,7 +91,10 @@ impl HookCommand<'_> {
     }
 
     fn environment(&self) -> BTreeMap<OsString, OsString> {
-        let mut env: BTreeMap<OsString, OsString> = std::env::vars_os().collect();
+        let mut env: BTreeMap<OsString, OsString> = match self.base_env {
+            Some(base) => base.iter().cloned().collect(),
+            None => std::env::vars_os().collect(),
+        };
         for (key, value) in &self.env {
             match value {
                 Some(value) => env.insert(key.into(), value.into()),

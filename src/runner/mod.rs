@@ -67,6 +67,11 @@ pub struct RunnerOptions {
     /// `FRESHER_*`, Code-Forge's `FORGE_*`); events can add more ([`Event::with_env`]). A wasm
     /// hook sees one only if its `env` grant names it.
     pub env: Vec<(String, String)>,
+    /// The environment command hooks start from (and wasm hooks' `env` grants read), instead
+    /// of this process's: a daemon answering for another process passes that caller's, so that
+    /// a hook sees the agent's variables, never the daemon's. `None` (the default): this
+    /// process's environment.
+    pub base_env: Option<std::sync::Arc<[(std::ffi::OsString, std::ffi::OsString)]>>,
     /// How many async hooks run at once; more wait in a queue.
     pub background_limit: usize,
     /// How long [`HookRunner::fire`] of `SessionEnd` waits for async hooks to finish.
@@ -86,6 +91,7 @@ impl RunnerOptions {
             #[cfg(feature = "wasm")]
             wasm_instances: 64,
             env: Vec::new(),
+            base_env: None,
             background_limit: 8,
             drain_timeout: Duration::from_secs(10),
         }

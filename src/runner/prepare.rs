@@ -61,7 +61,10 @@ impl WasmRuntime {
             &wasm_spec,
             &spec.events,
             base_dir,
-            &options.cwd,
+            crate::wasm::HookSite {
+                cwd: &options.cwd,
+                base_env: options.base_env.as_deref(),
+            },
             trust,
             attached.as_ref(),
         )
@@ -102,6 +105,7 @@ pub(super) fn prepare(
                 env: command.env.clone(),
                 cwd,
                 shell: options.shell.clone(),
+                base_env: options.base_env.clone(),
                 protocol: command.protocol,
                 exit_codes: command.exit_codes.clone(),
             }))

@@ -25,14 +25,14 @@ use crate::source::WasmSpec;
 
 impl WasmHook {
     /// Reads, checks, compiles (or loads from the cache) and links the component of `spec`,
-    /// configured for `events`. `base_dir` is the configuration file's directory, `cwd` the
-    /// runner's. An error is a message for a configuration problem.
+    /// configured for `events`. `base_dir` is the configuration file's directory, `site` the
+    /// runner's cwd and environment. An error is a message for a configuration problem.
     pub(crate) fn load(
         engine: &Arc<WasmEngine>,
         spec: &WasmSpec,
         events: &EventPattern,
         base_dir: &Path,
-        cwd: &Path,
+        site: HookSite<'_>,
         trust: &TrustPolicy,
         attached: Option<&Attached>,
     ) -> Result<WasmHook, String> {
@@ -123,7 +123,7 @@ impl WasmHook {
         Ok(WasmHook {
             engine: engine.clone(),
             pre,
-            sandbox: Arc::new(sandbox(spec, cwd)?),
+            sandbox: Arc::new(sandbox(spec, site)?),
             shared: Arc::new(HookShared {
                 config_json: spec.config.to_string(),
                 state: Default::default(),
@@ -136,8 +136,30 @@ impl WasmHook {
     }
 }
 
+/// Where a wasm hook runs: the runner's cwd (its grants resolve against it) and the
+/// environment its `env` grants read (`None`: this process's; a daemon passes its caller's).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct HookSite<'a> {
+    pub(crate) cwd: &'a Path,
+    pub(crate) base_env: Option<&'a [(std::ffi::OsString, std::ffi::OsString)]>,
+}
+
+impl HookSite<'_> {
+    /// A variable of the hook's environment, when it is set and UTF-8.
+    fn var(&self, name: &str) -> Option<String> {
+        match self.base_env {
+            Some(env) => env
+                .iter()
+                .find(|(key, _)| key == name)
+                .and_then(|(_, value)| value.to_str().map(str::to_string)),
+            None => std::env::var(name).ok(),
+        }
+    }
+}
+
 /// Resolves a hook's grants against the runner's cwd; each directory must exist.
-fn sandbox(spec: &WasmSpec, cwd: &Path) -> Result<Sandbox, String> {
+fn sandbox(spec: &WasmSpec, site: HookSite<'_>) -> Result<Sandbox, String> {
+    let cwd = site.cwd;
     let resolve = |key: &str,
                    dirs: &[std::path::PathBuf]|
      -> Result<Vec<std::path::PathBuf>, String> {
@@ -156,7 +178,7 @@ fn sandbox(spec: &WasmSpec, cwd: &Path) -> Result<Sandbox, String> {
         .grants
         .env_inherit
         .iter()
-        .filter_map(|name| std::env::var(name).ok().map(|value| (name.clone(), value)))
+        .filter_map(|name| site.var(name).map(|value| (name.clone(), value)))
         .collect();
     env.extend(
         spec.grants

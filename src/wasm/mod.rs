@@ -40,6 +40,7 @@ pub use cache::{CACHE_KEY_ENV, CacheKeyError, CacheMode, CacheOutcome};
 pub(crate) use engine::WasmEngine;
 pub(crate) use hook::WasmHook;
 pub use info::{WasmImports, WasmInfo};
+pub(crate) use load::HookSite;
 
 /// The WIT package and version hook authors build against, e.g. `hookhost:hooks@0.2.0`.
 pub fn wit_package() -> String {
