@@ -104,6 +104,8 @@ pub mod telemetry;
 // Adapters at the edge.
 pub mod agent;
 pub mod forgeflare;
+// A daemon that keeps runners loaded, and its client: a leaf over `agent`.
+pub mod serve;
 
 pub use config::{Config, ConfigError, HookSpec, Layer, OnFailure};
 pub use counters::{BlockCounters, MAX_CONSECUTIVE_BLOCKS, MAX_TOTAL_BLOCKS};

@@ -1,20 +1,15 @@
 //! `hookhost agent-hook --format claude|copilot|gemini [--event NAME]`: the one hook command
-//! Claude Code, Copilot CLI or Gemini CLI runs. A thin layer over `hookhost::agent`: read the
-//! agent's event (bounded), run the layered configuration of the event's cwd, answer in the
-//! agent's format and exit status.
+//! Claude Code, Copilot CLI or Gemini CLI runs. A thin layer over `hookhost::agent::answer`:
+//! read the agent's event (bounded), answer in the agent's format and exit status.
 
+use std::io::Read as _;
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
 use anyhow::Result;
-use hookhost::agent::{self, AgentFormat, AgentReply};
-use hookhost::{HookRunner, Layers, RunnerOptions};
-
-use super::input::{INPUT_MAX_BYTES, read_bounded};
-
-/// How long async hooks may still run after the answer is decided: a one-shot process has no
-/// background to leave them in.
-const DRAIN: Duration = Duration::from_secs(10);
+use hookhost::agent::{self, AgentFormat, AgentReply, Caller};
+use hookhost::serve::{self, ClientError};
 
 #[derive(clap::Args)]
 pub struct AgentHookArgs {
@@ -25,83 +20,105 @@ pub struct AgentHookArgs {
     /// it wins over the payload's name
     #[arg(long, value_name = "NAME")]
     event: Option<String>,
+    /// Ask the `hookhost serve` daemon, answering in process when it cannot (not running,
+    /// refusing, dying or silent past --daemon-timeout); `start`: also start it when it is
+    /// not running [default: $HOOKHOST_DAEMON: on, start or off]
+    #[arg(long, value_name = "WHEN", num_args = 0..=1, default_missing_value = "on",
+          value_parser = ["on", "start", "off"])]
+    daemon: Option<String>,
+    /// The daemon's socket [default: $HOOKHOST_SOCKET, else
+    /// $XDG_RUNTIME_DIR/hookhost/agent.sock, else /tmp/hookhost-UID/agent.sock]
+    #[arg(long, value_name = "PATH")]
+    socket: Option<PathBuf>,
+    /// How long to wait for the daemon before answering in process [default:
+    /// $HOOKHOST_DAEMON_TIMEOUT, else 30s]
+    #[arg(long, value_name = "DURATION", value_parser = humantime::parse_duration)]
+    daemon_timeout: Option<Duration>,
 }
 
 pub async fn run(args: AgentHookArgs) -> Result<ExitCode> {
     let format = AgentFormat::from_name(&args.format).expect("clap checks the format");
-    let reply = answer(format, args.event.as_deref()).await;
+    let event_arg = args.event.as_deref();
+    let stdin = match read_stdin() {
+        Ok(stdin) => stdin,
+        Err(problem) => return Ok(write_reply(&agent::unreadable(format, event_arg, &problem))),
+    };
+    if let Some(reply) = from_daemon(&args, format, &stdin) {
+        return Ok(write_reply(&reply));
+    }
+    let reply = agent::answer(format, event_arg, &stdin, &Caller::this_process()).await;
+    Ok(write_reply(&reply))
+}
+
+/// The daemon's reply, when `--daemon` (or `$HOOKHOST_DAEMON`) asks for one and the daemon
+/// gives it; `None`: answer in process. An event over the size limit is answered in process
+/// (with its error), never sent.
+fn from_daemon(args: &AgentHookArgs, format: AgentFormat, stdin: &[u8]) -> Option<AgentReply> {
+    let when = match &args.daemon {
+        Some(when) => when.clone(),
+        None => std::env::var(serve::DAEMON_ENV).unwrap_or_default(),
+    };
+    let start = match when.as_str() {
+        "on" | "1" => false,
+        "start" => true,
+        _ => return None,
+    };
+    if stdin.len() as u64 > agent::EVENT_MAX_BYTES {
+        return None;
+    }
+    let socket = serve::socket_path(args.socket.as_deref(), |name| std::env::var_os(name));
+    let bound = args
+        .daemon_timeout
+        .or_else(|| {
+            let secs = std::env::var(serve::TIMEOUT_ENV).ok()?;
+            humantime::parse_duration(&secs).ok()
+        })
+        .unwrap_or(Duration::from_secs(30));
+    let asked = serve::ask(&socket, format, args.event.as_deref(), stdin, bound);
+    trace(&asked);
+    match asked {
+        Ok(reply) => Some(reply),
+        Err(ClientError::Connect { .. }) if start => {
+            super::serve::start_detached(&socket);
+            None
+        }
+        Err(_) => None,
+    }
+}
+
+/// With `$HOOKHOST_CLIENT_LOG` set, appends who answered to that file (`daemon`, or `in
+/// process: WHY`): stdout and stderr must stay the reply alone, byte for byte.
+fn trace(asked: &Result<AgentReply, ClientError>) {
+    use std::io::Write as _;
+    let Some(path) = std::env::var_os(serve::CLIENT_LOG_ENV) else {
+        return;
+    };
+    let line = match asked {
+        Ok(_) => "daemon\n".to_string(),
+        Err(error) => format!("in process: {}\n", hookhost::text::error_chain(error)),
+    };
+    if let Ok(mut file) = std::fs::OpenOptions::new().create(true).append(true).open(path) {
+        let _ = file.write_all(line.as_bytes());
+    }
+}
+
+/// The agent's stdin, read up to one byte over the limit (`agent::answer` refuses more).
+pub fn read_stdin() -> Result<Vec<u8>, String> {
+    let mut bytes = Vec::new();
+    std::io::stdin()
+        .lock()
+        .take(agent::EVENT_MAX_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|error| format!("cannot read the event on stdin: {error}"))?;
+    Ok(bytes)
+}
+
+/// Writes the reply as the agent reads it: stdout (ending in a newline), stderr, the status.
+pub fn write_reply(reply: &AgentReply) -> ExitCode {
     match reply.stdout.ends_with('\n') || reply.stdout.is_empty() {
         true => print!("{}", reply.stdout),
         false => println!("{}", reply.stdout),
     }
     eprint!("{}", reply.stderr);
-    Ok(ExitCode::from(reply.exit_code))
-}
-
-async fn answer(format: AgentFormat, event_arg: Option<&str>) -> AgentReply {
-    let stdin = match read_bounded(std::io::stdin().lock(), INPUT_MAX_BYTES, "event on stdin") {
-        Ok(text) => text,
-        Err(error) => {
-            let name = event_arg.and_then(|given| agent::event_name(format, "", Some(given)));
-            return agent::input_failure_reply(format, name.as_deref(), &format!("{error:#}"));
-        }
-    };
-    let event = match agent::parse_event(format, &stdin, event_arg) {
-        Ok(event) => event,
-        Err(error) => {
-            let name = agent::event_name(format, &stdin, event_arg);
-            let problem = hookhost::text::error_chain(&error);
-            return agent::input_failure_reply(format, name.as_deref(), &problem);
-        }
-    };
-    let cwd = match event
-        .cwd
-        .clone()
-        .map(Ok)
-        .unwrap_or_else(std::env::current_dir)
-    {
-        Ok(cwd) => std::path::absolute(&cwd).unwrap_or(cwd),
-        Err(error) => {
-            let problem = format!("cannot read the current directory: {error}");
-            return agent::input_failure_reply(format, Some(&event.name), &problem);
-        }
-    };
-    let layers = Layers::discover(&cwd);
-    if layers.is_empty() {
-        // Unconfigured: no hooks, nothing to say.
-        return AgentReply::default();
-    }
-    let mut options = RunnerOptions::new(&cwd);
-    options.forward_stderr = false;
-    options.env = project_dir_env(format, &cwd);
-    // One event: its hooks run one after another, async ones beside them.
-    options.wasm_instances = u32::try_from(options.background_limit)
-        .unwrap_or(u32::MAX)
-        .saturating_add(1);
-    let runner = match HookRunner::load_layers(&layers, options.clone()) {
-        Ok(runner) => runner,
-        Err(error) => {
-            // The reply says what is broken; the decision log (when a file that loads
-            // configures one) records the block.
-            let reply = agent::config_failure_reply(format, Some(&event.name), &error);
-            let failed = HookRunner::fail_closed_in(&layers, error, options);
-            failed.fire(&event.event()).await;
-            return reply;
-        }
-    };
-    let mut outcome = runner.fire(&event.event()).await;
-    let flushed = runner.flush(DRAIN).await;
-    outcome.reports.extend(flushed.reports);
-    agent::render_outcome(&event, &outcome)
-}
-
-/// The project-directory variables an imported script may use, where the agent did not set
-/// them (Gemini CLI sets both to the cwd; Claude Code sets `CLAUDE_PROJECT_DIR`).
-fn project_dir_env(format: AgentFormat, cwd: &std::path::Path) -> Vec<(String, String)> {
-    format
-        .project_dir_variables()
-        .iter()
-        .filter(|name| std::env::var_os(name).is_none())
-        .map(|name| (name.to_string(), cwd.display().to_string()))
-        .collect()
+    ExitCode::from(reply.exit_code)
 }

@@ -19,6 +19,7 @@ mod new;
 mod oci;
 mod render;
 mod replay;
+mod serve;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -142,6 +143,18 @@ enum Command {
                             Example:\n  echo '{\"hook_event_name\":\"PreToolUse\",\"cwd\":\".\",\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"rm -rf /\"}}' | hookhost agent-hook --format claude"
     )]
     AgentHook(agent_hook::AgentHookArgs),
+    /// Run the per-user daemon that answers `agent-hook --daemon` with each project's hooks
+    /// kept loaded.
+    #[command(
+        after_help = "Listens on a Unix socket in a directory only you can open (checked at start); a \
+                            connection from another user is refused. Before each call, the files a project's \
+                            hooks were loaded from are checked again: a change reloads them, a configuration \
+                            that does not load denies tool calls as agent-hook does. SIGTERM or SIGINT: stop \
+                            accepting, finish the calls in flight, remove the socket.\n\n\
+                            Examples:\n  hookhost serve\n  hookhost serve --idle-exit 0    (under systemd: contrib/hookhost.service)\n  \
+                            echo '{...}' | hookhost agent-hook --format claude --daemon=start"
+    )]
+    Serve(serve::ServeArgs),
     /// Write a hooks.toml from Claude Code's, Copilot CLI's and Gemini CLI's hook settings.
     #[command(
         after_help = "Reads .claude/settings.json, .claude/settings.local.json, .github/hooks/*.json and \
@@ -367,6 +380,7 @@ pub fn run() -> Result<ExitCode> {
         Command::Replay(args) => runtime.block_on(replay::run(args)),
         Command::Log(args) => log::run(args),
         Command::AgentHook(args) => runtime.block_on(agent_hook::run(args)),
+        Command::Serve(args) => serve::run(args, &runtime),
         Command::Import(args) => import::run(args),
         Command::New(args) => new::run(args),
         Command::Allow(args) => allow::run(args),

@@ -84,7 +84,7 @@ fn require_jq() {
 }
 
 /// The answerer fixture as a guard of `event`, answering what `config` says.
-fn answerer(event: &str, matcher: Option<&str>, config: Value) -> String {
+pub(crate) fn answerer(event: &str, matcher: Option<&str>, config: Value) -> String {
     let mut table = String::new();
     for (key, value) in config.as_object().unwrap() {
         table.push_str(&format!("{key} = {}\n", toml_value(value)));
@@ -128,6 +128,25 @@ const GEMINI_BEFORE_TOOL: &str = r#"{"session_id":"abc123","transcript_path":"/p
 const GEMINI_BEFORE_AGENT: &str = r#"{"session_id":"abc123","transcript_path":"/t.json","cwd":"PROJECT","hook_event_name":"BeforeAgent","timestamp":"2025-12-01T10:30:00Z","prompt":"refactor the parser"}"#;
 const GEMINI_AFTER_AGENT: &str = r#"{"session_id":"abc123","transcript_path":"/t.json","cwd":"PROJECT","hook_event_name":"AfterAgent","timestamp":"2025-12-01T10:31:00Z","prompt":"refactor the parser","prompt_response":"Done.","stop_hook_active":false}"#;
 const GEMINI_AFTER_TOOL: &str = r#"{"session_id":"abc123","transcript_path":"/t.json","cwd":"PROJECT","hook_event_name":"AfterTool","timestamp":"2025-12-01T10:30:05Z","tool_name":"read_file","tool_input":{"absolute_path":"/p/.env"},"tool_response":{"llmContent":"KEY=secret","returnDisplay":"KEY=secret"}}"#;
+
+/// Every recorded event, as the agent's hook command gets it: the agent, `--event`, stdin.
+pub(crate) const RECORDED: [(&str, Option<&str>, &str); 15] = [
+    ("claude", None, CLAUDE_PRE),
+    ("claude", None, CLAUDE_PERMISSION),
+    ("claude", None, CLAUDE_PROMPT),
+    ("claude", None, CLAUDE_POST),
+    ("claude", None, CLAUDE_STOP),
+    ("claude", None, CLAUDE_START),
+    ("copilot", Some("preToolUse"), COPILOT_PRE),
+    ("copilot", Some("postToolUse"), COPILOT_POST),
+    ("copilot", Some("postToolUseFailure"), COPILOT_FAILURE),
+    ("copilot", Some("sessionStart"), COPILOT_START),
+    ("copilot", Some("agentStop"), COPILOT_STOP),
+    ("gemini", None, GEMINI_BEFORE_TOOL),
+    ("gemini", None, GEMINI_BEFORE_AGENT),
+    ("gemini", None, GEMINI_AFTER_AGENT),
+    ("gemini", None, GEMINI_AFTER_TOOL),
+];
 
 /// One round trip: the agent, its event, hookhost's event, the wasm guard's answer, and what
 /// the agent must read back.
