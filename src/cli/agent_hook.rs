@@ -97,7 +97,11 @@ fn trace(asked: &Result<AgentReply, ClientError>) {
         Ok(_) => "daemon\n".to_string(),
         Err(error) => format!("in process: {}\n", hookhost::text::error_chain(error)),
     };
-    if let Ok(mut file) = std::fs::OpenOptions::new().create(true).append(true).open(path) {
+    if let Ok(mut file) = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+    {
         let _ = file.write_all(line.as_bytes());
     }
 }

@@ -35,9 +35,7 @@ pub fn run(args: ServeArgs, runtime: &tokio::runtime::Runtime) -> Result<ExitCod
     let shutdown = termination()?;
     let daemon = {
         let _entered = runtime.enter();
-        Daemon::bind(options).with_context(|| {
-            format!("cannot serve on {}", socket.display())
-        })?
+        Daemon::bind(options).with_context(|| format!("cannot serve on {}", socket.display()))?
     };
     eprintln!("hookhost serve: listening on {}", socket.display());
     runtime.block_on(daemon.serve(async {

@@ -54,7 +54,10 @@ impl Fingerprint {
         let mut paths: Vec<PathBuf> = Vec::new();
         let configs = [
             (Layer::Managed, managed.clone()),
-            (Layer::User, layers.user.clone().or_else(Layers::user_config)),
+            (
+                Layer::User,
+                layers.user.clone().or_else(Layers::user_config),
+            ),
             (Layer::Project, layers.project.clone()),
             (Layer::Local, layers.local.clone()),
         ];

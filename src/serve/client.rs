@@ -49,9 +49,14 @@ pub fn ask(
         stream.set_read_timeout(Some(bound))?;
         stream.set_write_timeout(Some(bound))?;
         let header = serde_json::to_vec(&header).map_err(std::io::Error::other)?;
-        wire::write_frame(stream, &header)?;
-        wire::write_frame(stream, stdin)?;
-        wire::read_frame(stream, wire::ANSWER_MAX_BYTES)
+        let sent =
+            wire::write_frame(stream, &header).and_then(|()| wire::write_frame(stream, stdin));
+        // A daemon that refuses answers at once and closes: its answer is still there to read
+        // after our write failed.
+        match (wire::read_frame(stream, wire::ANSWER_MAX_BYTES), sent) {
+            (Ok(answer), _) => Ok(answer),
+            (Err(_), Err(error)) | (Err(error), Ok(())) => Err(error),
+        }
     };
     let answer = exchange(&mut stream).map_err(ClientError::Exchange)?;
     let answer: Answer = serde_json::from_slice(&answer)

@@ -72,11 +72,10 @@ impl Daemon {
         socket::private_dir(&options.socket)?;
         let lock = socket::lock(&options.socket)?;
         socket::clear_stale(&options.socket)?;
-        let listener =
-            UnixListener::bind(&options.socket).map_err(|source| SocketError::Bind {
-                socket: options.socket.clone(),
-                source,
-            })?;
+        let listener = UnixListener::bind(&options.socket).map_err(|source| SocketError::Bind {
+            socket: options.socket.clone(),
+            source,
+        })?;
         let state = Arc::new(State {
             uid: socket::uid(),
             cache: RunnerCache::default(),
@@ -105,8 +104,9 @@ impl Daemon {
             .flatten()
             .min()
             .unwrap_or(Duration::from_secs(60));
-        let mut tick =
-            tokio::time::interval((shortest / 4).clamp(Duration::from_millis(10), Duration::from_secs(30)));
+        let mut tick = tokio::time::interval(
+            (shortest / 4).clamp(Duration::from_millis(10), Duration::from_secs(30)),
+        );
         loop {
             tokio::select! {
                 accepted = listener.accept() => {

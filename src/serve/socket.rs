@@ -83,10 +83,7 @@ pub fn uid() -> u32 {
 
 /// The socket to use: `explicit` (`--socket`), else `$HOOKHOST_SOCKET` from `env`, else
 /// `$XDG_RUNTIME_DIR/hookhost/agent.sock`, else `/tmp/hookhost-UID/agent.sock`.
-pub fn socket_path(
-    explicit: Option<&Path>,
-    env: impl Fn(&str) -> Option<OsString>,
-) -> PathBuf {
+pub fn socket_path(explicit: Option<&Path>, env: impl Fn(&str) -> Option<OsString>) -> PathBuf {
     if let Some(path) = explicit {
         return path.to_path_buf();
     }

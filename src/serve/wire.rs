@@ -69,9 +69,8 @@ impl From<AgentReply> for Answer {
 
 /// Writes one frame (blocking: the client's side).
 pub fn write_frame(writer: &mut impl Write, bytes: &[u8]) -> std::io::Result<()> {
-    let length = u32::try_from(bytes.len()).map_err(|_| {
-        std::io::Error::new(std::io::ErrorKind::InvalidInput, "frame over 4 GiB")
-    })?;
+    let length = u32::try_from(bytes.len())
+        .map_err(|_| std::io::Error::new(std::io::ErrorKind::InvalidInput, "frame over 4 GiB"))?;
     writer.write_all(&length.to_be_bytes())?;
     writer.write_all(bytes)
 }

@@ -43,6 +43,8 @@ mod no_wasi;
 #[cfg(all(feature = "cli", feature = "oci"))]
 mod oci;
 mod robustness;
+#[cfg(feature = "cli")]
+mod serve;
 mod support;
 #[cfg(feature = "telemetry")]
 mod telemetry;

@@ -1,0 +1,479 @@
+//! `hookhost serve` and `agent-hook --daemon` through the real binaries: every recorded event
+//! answered byte for byte as `agent-hook` answers it, `rm -rf /` denied whether the daemon is
+//! there, killed before the call or killed during it, configurations reloaded and failing
+//! closed, the caller's environment and cwd reaching command hooks, bad requests answered with
+//! an error at no lasting cost, and concurrent clients each getting their own answer.
+//!
+//! SO_PEERCRED's refusal of another uid needs a second user: it is tested only when the tests
+//! run as root (a child that setuid's to nobody), see `another_user_is_refused`.
+
+use std::io::{Read as _, Write as _};
+use std::os::unix::fs::PermissionsExt as _;
+use std::os::unix::net::UnixStream;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::json;
+
+use crate::agents::{RECORDED, answerer};
+use crate::support::{Project, hook};
+
+/// What a hook command answered: stdout, stderr, exit status, as bytes.
+#[derive(Debug, PartialEq, Eq)]
+struct Reply {
+    stdout: String,
+    stderr: String,
+    code: i32,
+}
+
+/// The environment every process here runs with (the daemon's and the client's must locate
+/// the same files): hermetic, as `agents.rs` runs agent-hook.
+fn hermetic(command: &mut Command, project: &Project) {
+    command
+        .current_dir(project.root())
+        .env("HOOKHOST_CONFIG_DIR", project.path(".no-user-config"))
+        .env("HOOKHOST_DATA_DIR", project.path(".no-user-data"))
+        .envs(crate::support::test_cache_env())
+        .env_remove("CLAUDE_PROJECT_DIR")
+        .env_remove("GEMINI_PROJECT_DIR")
+        .env_remove("HOOKHOST_SOCKET")
+        .env_remove("HOOKHOST_DAEMON")
+        .env_remove("OTEL_EXPORTER_OTLP_ENDPOINT")
+        .env_remove("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT")
+        .env_remove("OTEL_SDK_DISABLED");
+}
+
+/// A `hookhost serve` on a socket of its own, killed when dropped.
+struct Daemon {
+    child: Child,
+    socket: PathBuf,
+    _dir: tempfile::TempDir,
+}
+
+impl Daemon {
+    fn start(project: &Project) -> Daemon {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o700)).unwrap();
+        let socket = dir.path().join("agent.sock");
+        let log = dir.path().join("serve.log");
+        let mut command = Command::new(env!("CARGO_BIN_EXE_hookhost"));
+        hermetic(&mut command, project);
+        let child = command
+            .args([
+                "serve",
+                "--idle-exit",
+                "0",
+                "--read-timeout",
+                "1s",
+                "--socket",
+            ])
+            .arg(&socket)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(std::fs::File::create(&log).unwrap())
+            .spawn()
+            .unwrap();
+        let mut daemon = Daemon {
+            child,
+            socket,
+            _dir: dir,
+        };
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while UnixStream::connect(&daemon.socket).is_err() {
+            assert!(
+                daemon.child.try_wait().unwrap().is_none(),
+                "hookhost serve exited at start: {}",
+                std::fs::read_to_string(&log).unwrap_or_default()
+            );
+            assert!(Instant::now() < deadline, "hookhost serve did not listen");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        daemon
+    }
+
+    fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for Daemon {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+/// `agent-hook --format FORMAT [--event E]`, in process, or through the daemon on `socket`
+/// (the client's trace appended to `trace`).
+fn agent_hook(
+    project: &Project,
+    format: &str,
+    event: Option<&str>,
+    daemon: Option<(&Path, &Path)>,
+) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_hookhost"));
+    hermetic(&mut command, project);
+    command.args(["agent-hook", "--format", format]);
+    if let Some(event) = event {
+        command.args(["--event", event]);
+    }
+    if let Some((socket, trace)) = daemon {
+        command
+            .arg("--daemon")
+            .arg("--socket")
+            .arg(socket)
+            .env("HOOKHOST_CLIENT_LOG", trace);
+    }
+    command
+}
+
+fn run(mut command: Command, stdin: &str) -> Reply {
+    let mut child = command
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut pipe = child.stdin.take().unwrap();
+    let stdin = stdin.to_string();
+    std::thread::spawn(move || {
+        let _ = pipe.write_all(stdin.as_bytes());
+    });
+    let out = child.wait_with_output().unwrap();
+    Reply {
+        stdout: String::from_utf8(out.stdout).unwrap(),
+        stderr: String::from_utf8(out.stderr).unwrap(),
+        code: out.status.code().unwrap_or(-1),
+    }
+}
+
+/// Who answered each call so far, per the client's trace.
+fn answered_by(trace: &Path) -> Vec<String> {
+    std::fs::read_to_string(trace)
+        .unwrap_or_default()
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+fn in_project(project: &Project, stdin: &str) -> String {
+    stdin.replace("PROJECT", &project.root().display().to_string())
+}
+
+const RM_RF: &str = r#"{"session_id":"s","cwd":"PROJECT","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"rm -rf /"}}"#;
+
+const NO_RM_RF: &str = r#"
+[[hooks]]
+name = "no-rm-rf"
+event = "PreToolUse"
+command = '''if grep -q 'rm -rf'; then echo '{"action":"block","reason":"recursive delete"}'; else echo '{"action":"allow"}'; fi'''
+"#;
+
+fn assert_denied(reply: &Reply, what: &str) {
+    let json: serde_json::Value = serde_json::from_str(&reply.stdout)
+        .unwrap_or_else(|e| panic!("{what}: stdout is not JSON ({e}): {reply:?}"));
+    assert_eq!(
+        json["hookSpecificOutput"]["permissionDecision"], "deny",
+        "{what}: {reply:?}"
+    );
+    assert_eq!(reply.code, 0, "{what}: {reply:?}");
+}
+
+#[test]
+fn every_recorded_event_is_answered_byte_for_byte_as_agent_hook_answers_it() {
+    let project = Project::new();
+    project.config(&format!(
+        "{}{NO_RM_RF}{}",
+        answerer(
+            "PreToolUse",
+            Some("Bash"),
+            json!({"answer": "ask", "reason": "run it?"})
+        ),
+        hook(
+            "PostToolUse",
+            "cat > /dev/null; echo 'a warning' >&2; exit 1",
+            "name = \"noisy\""
+        )
+    ));
+    let daemon = Daemon::start(&project);
+    let trace = project.path("trace");
+    for (format, event, stdin) in RECORDED {
+        let stdin = in_project(&project, stdin);
+        let direct = run(agent_hook(&project, format, event, None), &stdin);
+        let served = run(
+            agent_hook(&project, format, event, Some((&daemon.socket, &trace))),
+            &stdin,
+        );
+        assert_eq!(served, direct, "{format} {stdin}");
+    }
+    let by = answered_by(&trace);
+    assert_eq!(by, vec!["daemon"; RECORDED.len()], "{by:?}");
+}
+
+#[test]
+fn rm_rf_is_denied_without_the_daemon_and_when_it_is_killed_before_or_during_a_call() {
+    let project = Project::new();
+    // A slow guard: the daemon is killed while it runs.
+    project.config(&format!(
+        "{}{NO_RM_RF}",
+        hook("PreToolUse", "sleep 1", "name = \"slow\"")
+    ));
+    let stdin = in_project(&project, RM_RF);
+    let trace = project.path("trace");
+
+    let absent = project.path("no-daemon/agent.sock");
+    let reply = run(
+        agent_hook(&project, "claude", None, Some((&absent, &trace))),
+        &stdin,
+    );
+    assert_denied(&reply, "no daemon");
+
+    let mut daemon = Daemon::start(&project);
+    let reply = run(
+        agent_hook(&project, "claude", None, Some((&daemon.socket, &trace))),
+        &stdin,
+    );
+    assert_denied(&reply, "daemon running");
+
+    let child = agent_hook(&project, "claude", None, Some((&daemon.socket, &trace)));
+    let during = std::thread::spawn({
+        let stdin = stdin.clone();
+        move || run(child, &stdin)
+    });
+    std::thread::sleep(Duration::from_millis(400));
+    daemon.kill();
+    assert_denied(&during.join().unwrap(), "daemon killed during the call");
+
+    let reply = run(
+        agent_hook(&project, "claude", None, Some((&daemon.socket, &trace))),
+        &stdin,
+    );
+    assert_denied(&reply, "daemon killed before the call");
+
+    let by = answered_by(&trace);
+    assert_eq!(by.len(), 4, "{by:?}");
+    assert!(by[0].starts_with("in process: cannot connect"), "{by:?}");
+    assert_eq!(by[1], "daemon");
+    assert!(by[2].starts_with("in process: no answer"), "{by:?}");
+    assert!(by[3].starts_with("in process: cannot connect"), "{by:?}");
+}
+
+#[test]
+fn a_configuration_edited_between_calls_is_reloaded_and_a_broken_one_fails_closed() {
+    let project = Project::new();
+    project.config(&hook(
+        "PreToolUse",
+        r#"cat > /dev/null; echo '{"action":"allow"}'"#,
+        "",
+    ));
+    let daemon = Daemon::start(&project);
+    let trace = project.path("trace");
+    let call = || {
+        run(
+            agent_hook(&project, "claude", None, Some((&daemon.socket, &trace))),
+            &in_project(&project, RM_RF),
+        )
+    };
+    let allowed = call();
+    assert_eq!(
+        (allowed.stdout.as_str(), allowed.code),
+        ("", 0),
+        "{allowed:?}"
+    );
+    // Twice: the second call uses the cached runner.
+    assert_eq!(call(), allowed);
+
+    project.config(NO_RM_RF);
+    assert_denied(&call(), "after the edit");
+
+    project.config("[[hooks]]\nevent = \"PreToolUse\"\ncomand = \"true\"\n");
+    let broken = call();
+    assert_denied(&broken, "broken configuration");
+    assert!(broken.stdout.contains("could not be loaded"), "{broken:?}");
+    let direct = run(
+        agent_hook(&project, "claude", None, None),
+        &in_project(&project, RM_RF),
+    );
+    assert_eq!(broken, direct);
+    assert_eq!(answered_by(&trace), vec!["daemon"; 4]);
+}
+
+#[test]
+fn command_hooks_see_the_callers_environment_and_cwd_not_the_daemons() {
+    let project = Project::new();
+    project.config(&hook(
+        "PreToolUse",
+        r#"cat > /dev/null; echo "{\"action\":\"block\",\"reason\":\"mark=$SERVE_MARK pwd=$(pwd) dir=$CLAUDE_PROJECT_DIR\"}""#,
+        "",
+    ));
+    let daemon = Daemon::start(&project);
+    let trace = project.path("trace");
+    // No cwd in the event: the caller's.
+    let stdin = r#"{"session_id":"s","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}"#;
+    let mut command = agent_hook(&project, "claude", None, Some((&daemon.socket, &trace)));
+    command.env("SERVE_MARK", "client-only");
+    let reply = run(command, stdin);
+    let expected = format!(
+        "mark=client-only pwd={root} dir={root}",
+        root = project.root().display()
+    );
+    assert!(reply.stdout.contains(&expected), "{reply:?}");
+    // Without the variable, the next caller's hook does not see the first caller's.
+    let reply = run(
+        agent_hook(&project, "claude", None, Some((&daemon.socket, &trace))),
+        stdin,
+    );
+    assert!(reply.stdout.contains("mark= pwd="), "{reply:?}");
+    assert_eq!(answered_by(&trace), vec!["daemon"; 2]);
+}
+
+/// Sends `bytes` raw and reads what the daemon answers before it closes.
+fn raw(socket: &Path, bytes: &[u8]) -> String {
+    let mut stream = UnixStream::connect(socket).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(30)))
+        .unwrap();
+    let _ = stream.write_all(bytes);
+    let _ = stream.shutdown(std::net::Shutdown::Write);
+    let mut answer = Vec::new();
+    let _ = stream.read_to_end(&mut answer);
+    String::from_utf8_lossy(&answer).into_owned()
+}
+
+#[test]
+fn garbage_half_requests_and_huge_headers_get_an_error_and_cost_nothing() {
+    let project = Project::new();
+    project.config(NO_RM_RF);
+    let daemon = Daemon::start(&project);
+    #[rustfmt::skip]
+    let cases: [(&str, Vec<u8>, &str); 4] = [
+        ("garbage", b"GET / HTTP/1.1\r\n\r\n".to_vec(), "frame is 1195725856 bytes, over the limit of 1048576"),
+        ("half a request", [&[0, 0, 0, 50][..], b"{\"version\""].concat(), "ended early"),
+        ("a huge header", [0xff, 0xff, 0xff, 0xff, b'{'].to_vec(), "over the limit of 1048576"),
+        ("a header that is not one", [&[0, 0, 0, 2][..], b"{}"].concat(), "not a hookhost request"),
+    ];
+    for (name, bytes, expected) in cases {
+        let answer = raw(&daemon.socket, &bytes);
+        assert!(answer.contains(expected), "{name}: {answer:?}");
+    }
+    // A client that sends nothing and waits is dropped at the read deadline (1 s here).
+    let stalled = Instant::now();
+    assert_eq!(raw_stalled(&daemon.socket), "");
+    assert!(stalled.elapsed() < Duration::from_secs(10));
+
+    let trace = project.path("trace");
+    let reply = run(
+        agent_hook(&project, "claude", None, Some((&daemon.socket, &trace))),
+        &in_project(&project, RM_RF),
+    );
+    assert_denied(&reply, "after bad requests");
+    assert_eq!(answered_by(&trace), ["daemon"]);
+}
+
+fn raw_stalled(socket: &Path) -> String {
+    let mut stream = UnixStream::connect(socket).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(30)))
+        .unwrap();
+    let mut answer = Vec::new();
+    let _ = stream.read_to_end(&mut answer);
+    String::from_utf8_lossy(&answer).into_owned()
+}
+
+#[test]
+fn a_socket_directory_others_can_open_is_refused_at_start() {
+    let dir = tempfile::tempdir().unwrap();
+    let open = dir.path().join("open");
+    std::fs::create_dir(&open).unwrap();
+    std::fs::set_permissions(&open, std::fs::Permissions::from_mode(0o777)).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_hookhost"))
+        .args(["serve", "--socket"])
+        .arg(open.join("agent.sock"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("has mode 777"), "{stderr}");
+    assert!(stderr.contains("chmod 700"), "{stderr}");
+    assert!(!open.join("agent.sock").exists());
+
+    // A second daemon on a socket one already serves is refused too.
+    let project = Project::new();
+    let daemon = Daemon::start(&project);
+    let out = Command::new(env!("CARGO_BIN_EXE_hookhost"))
+        .args(["serve", "--socket"])
+        .arg(&daemon.socket)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("already serves"), "{stderr}");
+    assert!(UnixStream::connect(&daemon.socket).is_ok());
+}
+
+#[test]
+fn concurrent_clients_each_get_their_own_answer() {
+    let project = Project::new();
+    // The guard names the command it saw: an answer mixed up between clients shows.
+    project.config(&hook(
+        "PreToolUse",
+        r#"command=$(sed 's/.*"command":"\([^"]*\)".*/\1/'); echo "{\"action\":\"block\",\"reason\":\"saw $command\"}""#,
+        "",
+    ));
+    let daemon = Daemon::start(&project);
+    let trace = project.path("trace");
+    let clients: Vec<_> = (0..24)
+        .map(|i| {
+            let command = agent_hook(&project, "claude", None, Some((&daemon.socket, &trace)));
+            let stdin = in_project(&project, RM_RF).replace("rm -rf /", &format!("echo {i}"));
+            std::thread::spawn(move || (i, run(command, &stdin)))
+        })
+        .collect();
+    for client in clients {
+        let (i, reply) = client.join().unwrap();
+        assert!(
+            reply.stdout.contains(&format!(": saw echo {i}\"")),
+            "{i}: {reply:?}"
+        );
+    }
+    let by = answered_by(&trace);
+    assert_eq!(by, vec!["daemon"; 24], "{by:?}");
+}
+
+#[test]
+fn another_user_is_refused() {
+    // SAFETY: getuid has no preconditions.
+    if unsafe { libc::getuid() } != 0 {
+        // Needs a second user: run as root, where a child setuid's to nobody.
+        return;
+    }
+    let project = Project::new();
+    let daemon = Daemon::start(&project);
+    // The socket's directory is 0700: nobody cannot even reach the socket; the peer check is
+    // what stands when the directory is opened up (a mistake the daemon refuses at start, so
+    // it is opened after).
+    let dir = daemon.socket.parent().unwrap();
+    std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o711)).unwrap();
+    std::fs::set_permissions(&daemon.socket, std::fs::Permissions::from_mode(0o777)).unwrap();
+    // The client, as nobody: the daemon refuses it, and it answers in process.
+    let trace = tempfile::NamedTempFile::new().unwrap();
+    std::fs::set_permissions(trace.path(), std::fs::Permissions::from_mode(0o666)).unwrap();
+    let mut client = Command::new("setpriv");
+    client
+        .args(["--reuid=65534", "--regid=65534", "--clear-groups", "--"])
+        .arg(env!("CARGO_BIN_EXE_hookhost"))
+        .args(["agent-hook", "--format", "claude", "--daemon", "--socket"])
+        .arg(&daemon.socket)
+        .env("HOOKHOST_CLIENT_LOG", trace.path())
+        .current_dir("/");
+    let reply = run(client, "{}");
+    let by = answered_by(trace.path());
+    assert_eq!(
+        by,
+        [
+            "in process: the daemon refused the call: refused: this daemon serves uid 0 only, \
+          and the caller is uid 65534"
+        ],
+        "{reply:?}"
+    );
+}
