@@ -127,11 +127,17 @@ pub async fn read_frame_async(
             limit,
         });
     }
-    let mut bytes = vec![0; length as usize];
-    reader
-        .read_exact(&mut bytes)
+    // Grown as bytes come, not allocated from the announced length: a client that announces
+    // 16 MiB and sends nothing holds no 16 MiB buffer.
+    let mut bytes = Vec::with_capacity((length as usize).min(64 << 10));
+    (&mut *reader)
+        .take(u64::from(length))
+        .read_to_end(&mut bytes)
         .await
         .map_err(RequestError::Io)?;
+    if bytes.len() != length as usize {
+        return Err(RequestError::Io(std::io::ErrorKind::UnexpectedEof.into()));
+    }
     Ok(bytes)
 }
 

@@ -53,6 +53,10 @@ struct Daemon {
 
 impl Daemon {
     fn start(project: &Project) -> Daemon {
+        Daemon::start_with(project, &["--idle-exit", "0"])
+    }
+
+    fn start_with(project: &Project, args: &[&str]) -> Daemon {
         let dir = tempfile::tempdir().unwrap();
         std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o700)).unwrap();
         let socket = dir.path().join("agent.sock");
@@ -60,14 +64,9 @@ impl Daemon {
         let mut command = Command::new(env!("CARGO_BIN_EXE_hookhost"));
         hermetic(&mut command, project);
         let child = command
-            .args([
-                "serve",
-                "--idle-exit",
-                "0",
-                "--read-timeout",
-                "1s",
-                "--socket",
-            ])
+            .args(["serve", "--read-timeout", "1s"])
+            .args(args)
+            .arg("--socket")
             .arg(&socket)
             .stdin(Stdio::null())
             .stdout(Stdio::null())
@@ -476,4 +475,112 @@ fn another_user_is_refused() {
         ],
         "{reply:?}"
     );
+}
+
+/// Waits up to 30 s for `child` to exit.
+fn exits(child: &mut Child) -> Option<std::process::ExitStatus> {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while Instant::now() < deadline {
+        if let Some(status) = child.try_wait().unwrap() {
+            return Some(status);
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    None
+}
+
+#[test]
+fn sigterm_finishes_the_call_in_flight_then_removes_the_socket() {
+    let project = Project::new();
+    project.config(&format!(
+        "{}{NO_RM_RF}",
+        hook("PreToolUse", "sleep 1", "name = \"slow\"")
+    ));
+    let mut daemon = Daemon::start(&project);
+    let trace = project.path("trace");
+    let client = agent_hook(&project, "claude", None, Some((&daemon.socket, &trace)));
+    let stdin = in_project(&project, RM_RF);
+    let during = std::thread::spawn(move || run(client, &stdin));
+    std::thread::sleep(Duration::from_millis(400));
+    // SAFETY: kill only sends a signal to the daemon this test started.
+    unsafe { libc::kill(daemon.child.id() as i32, libc::SIGTERM) };
+    assert_denied(&during.join().unwrap(), "call in flight at SIGTERM");
+    assert_eq!(answered_by(&trace), ["daemon"]);
+    let status = exits(&mut daemon.child).expect("the daemon exits after SIGTERM");
+    assert!(status.success(), "{status:?}");
+    assert!(!daemon.socket.exists());
+}
+
+#[test]
+fn an_idle_daemon_exits_and_removes_its_socket() {
+    let project = Project::new();
+    let mut daemon = Daemon::start_with(
+        &project,
+        &["--idle-exit", "300ms", "--evict-after", "100ms"],
+    );
+    let status = exits(&mut daemon.child).expect("the idle daemon exits");
+    assert!(status.success(), "{status:?}");
+    assert!(!daemon.socket.exists());
+}
+
+/// The pid of the process listening on `socket` (SO_PEERCRED from the client's side).
+fn server_pid(socket: &Path) -> i32 {
+    use std::os::fd::AsRawFd as _;
+    let stream = UnixStream::connect(socket).unwrap();
+    // SAFETY: a zeroed ucred is valid; getsockopt writes at most `len` bytes into it.
+    unsafe {
+        let mut cred: libc::ucred = std::mem::zeroed();
+        let mut len = std::mem::size_of::<libc::ucred>() as libc::socklen_t;
+        let done = libc::getsockopt(
+            stream.as_raw_fd(),
+            libc::SOL_SOCKET,
+            libc::SO_PEERCRED,
+            (&raw mut cred).cast(),
+            &mut len,
+        );
+        assert_eq!(done, 0);
+        cred.pid
+    }
+}
+
+#[test]
+fn daemon_start_answers_in_process_and_starts_the_daemon_for_the_next_call() {
+    let project = Project::new();
+    project.config(NO_RM_RF);
+    let dir = tempfile::tempdir().unwrap();
+    // The client creates the missing directory, private.
+    let socket = dir.path().join("hookhost").join("agent.sock");
+    let trace = project.path("trace");
+    let stdin = in_project(&project, RM_RF);
+    let call = || {
+        let mut command = agent_hook(&project, "claude", None, None);
+        command
+            .arg("--daemon=start")
+            .arg("--socket")
+            .arg(&socket)
+            .env("HOOKHOST_CLIENT_LOG", &trace);
+        run(command, &stdin)
+    };
+    assert_denied(&call(), "first call, in process");
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while UnixStream::connect(&socket).is_err() {
+        assert!(Instant::now() < deadline, "the daemon did not start");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let mode = std::fs::metadata(socket.parent().unwrap())
+        .unwrap()
+        .permissions()
+        .mode();
+    assert_eq!(mode & 0o777, 0o700);
+    assert_denied(&call(), "second call, through the daemon");
+    let by = answered_by(&trace);
+    assert!(by[0].starts_with("in process: cannot connect"), "{by:?}");
+    assert_eq!(by[1], "daemon", "{by:?}");
+    // SAFETY: kill only sends a signal to the daemon this test started.
+    unsafe { libc::kill(server_pid(&socket), libc::SIGTERM) };
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while socket.exists() {
+        assert!(Instant::now() < deadline, "the daemon did not stop");
+        std::thread::sleep(Duration::from_millis(20));
+    }
 }
