@@ -135,6 +135,11 @@ pub(super) fn key(format: AgentFormat, cwd: &Path, caller: &Caller) -> [u8; 32] 
     hasher.finalize().into()
 }
 
+/// The most runners kept at once; a new one beyond it drops the least recently used. The key
+/// is the caller's whole environment, so an agent whose environment changes on every call would
+/// otherwise fill the memory until eviction.
+const MAX_RUNNERS: usize = 32;
+
 struct Entry {
     runner: HookRunner,
     fingerprint: Fingerprint,
@@ -176,7 +181,16 @@ impl RunnerCache {
                 && before.managed == after.managed
                 && after.files.starts_with(&before.files);
             if unchanged {
-                self.lock().insert(
+                let mut entries = self.lock();
+                if entries.len() >= MAX_RUNNERS
+                    && let Some(oldest) = entries
+                        .iter()
+                        .min_by_key(|(_, entry)| entry.last_used)
+                        .map(|(key, _)| *key)
+                {
+                    entries.remove(&oldest);
+                }
+                entries.insert(
                     key,
                     Entry {
                         runner: runner.clone(),
@@ -220,5 +234,39 @@ impl RunnerCache {
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<[u8; 32], Entry>> {
         // A panic while the map was held leaves it consistent (every change is one call).
         self.entries.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_fingerprint_changes_with_every_file_a_runner_is_built_from() {
+        let project = tempfile::tempdir().unwrap();
+        let cwd = project.path();
+        let take = || Fingerprint::take(cwd, None).unwrap();
+        let mut seen = vec![take()];
+        assert_eq!(take(), seen[0], "nothing changed");
+        #[rustfmt::skip]
+        let steps: [(&str, &str); 4] = [
+            ("hooks.toml", "# created\n"),
+            ("hooks.toml", "# edited, longer\n"),
+            ("hooks.local.toml", "# the local override appears\n"),
+            ("hooks.lock", "# locked\n"),
+        ];
+        for (file, text) in steps {
+            std::fs::write(cwd.join(file), text).unwrap();
+            let now = take();
+            assert!(!seen.contains(&now), "{file}: {text}");
+            seen.push(now);
+        }
+        std::fs::create_dir(cwd.join(".forgeflare")).unwrap();
+        std::fs::write(
+            cwd.join(".forgeflare/hooks.toml"),
+            "# wins over hooks.toml\n",
+        )
+        .unwrap();
+        assert!(!seen.contains(&take()), "a .forgeflare/hooks.toml appears");
     }
 }

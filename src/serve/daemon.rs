@@ -111,11 +111,14 @@ impl Daemon {
             tokio::select! {
                 accepted = listener.accept() => {
                     last_active = Instant::now();
-                    if let Ok((stream, _)) = accepted {
-                        tasks.spawn(connection(stream, self.state.clone()));
+                    match accepted {
+                        Ok((stream, _)) => {
+                            tasks.spawn(connection(stream, self.state.clone()));
+                        }
+                        // Out of descriptors, say: no one's call ends, and the next accept
+                        // tries again after a pause rather than spinning.
+                        Err(_) => tokio::time::sleep(Duration::from_millis(50)).await,
                     }
-                    // An accept error (out of descriptors) ends no one's call: the next
-                    // accept tries again.
                 }
                 Some(_) = tasks.join_next(), if !tasks.is_empty() => {
                     // A panicked task ended only its own connection.

@@ -176,3 +176,67 @@ pub fn clear_stale(socket: &Path) -> Result<(), SocketError> {
         source,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_a_directory_of_ours_closed_to_others_is_used() {
+        let root = tempfile::tempdir().unwrap();
+        #[rustfmt::skip]
+        let cases = [
+            ("private", Some(0o700), None),
+            ("created", None, None),
+            ("group can enter", Some(0o710), Some("has mode 710")),
+            ("others can read", Some(0o704), Some("has mode 704")),
+            ("open", Some(0o777), Some("has mode 777: others could reach or replace the socket; run `chmod 700")),
+        ];
+        for (name, mode, refused) in cases {
+            let dir = root.path().join(name);
+            if let Some(mode) = mode {
+                std::fs::create_dir(&dir).unwrap();
+                std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(mode)).unwrap();
+            }
+            let result = private_dir(&dir.join("agent.sock"));
+            match refused {
+                None => {
+                    assert_eq!(result.unwrap(), dir, "{name}");
+                    let mode = std::fs::metadata(&dir).unwrap().permissions().mode();
+                    assert_eq!(mode & 0o777, 0o700, "{name}");
+                }
+                Some(expected) => {
+                    let error = result.unwrap_err().to_string();
+                    assert!(error.contains(expected), "{name}: {error}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_socket_is_the_flag_then_the_variable_then_the_runtime_dir_then_tmp() {
+        let env = |vars: &'static [(&'static str, &'static str)]| {
+            move |name: &str| {
+                vars.iter()
+                    .find(|(key, _)| *key == name)
+                    .map(|(_, value)| OsString::from(value))
+            }
+        };
+        let given = Path::new("/x/s.sock");
+        #[rustfmt::skip]
+        let cases: [(Option<&Path>, &'static [(&str, &str)], String); 5] = [
+            (Some(given), &[(SOCKET_ENV, "/y.sock")], "/x/s.sock".into()),
+            (None, &[(SOCKET_ENV, "/y.sock"), ("XDG_RUNTIME_DIR", "/run/user/1")], "/y.sock".into()),
+            (None, &[(SOCKET_ENV, ""), ("XDG_RUNTIME_DIR", "/run/user/1")], "/run/user/1/hookhost/agent.sock".into()),
+            (None, &[("XDG_RUNTIME_DIR", "/run/user/1")], "/run/user/1/hookhost/agent.sock".into()),
+            (None, &[], format!("/tmp/hookhost-{}/agent.sock", uid())),
+        ];
+        for (explicit, vars, expected) in cases {
+            assert_eq!(
+                socket_path(explicit, env(vars)),
+                PathBuf::from(expected),
+                "{vars:?}"
+            );
+        }
+    }
+}
