@@ -104,7 +104,13 @@ impl AgentCall {
                 ));
             }
         };
-        let cwd = match event.cwd.clone().map(Ok).unwrap_or(caller.cwd.clone()) {
+        // A relative cwd in the event is the caller's, wherever this runs.
+        let cwd = match (event.cwd.clone(), &caller.cwd) {
+            (Some(cwd), Ok(base)) if cwd.is_relative() => Ok(base.join(cwd)),
+            (Some(cwd), _) => Ok(cwd),
+            (None, own) => own.clone(),
+        };
+        let cwd = match cwd {
             Ok(cwd) => std::path::absolute(&cwd).unwrap_or(cwd),
             Err(error) => {
                 let problem = format!("cannot read the current directory: {error}");

@@ -64,6 +64,8 @@ impl Daemon {
         let mut command = Command::new(env!("CARGO_BIN_EXE_hookhost"));
         hermetic(&mut command, project);
         let child = command
+            // Elsewhere than its callers: what is relative is the caller's.
+            .current_dir("/")
             .args(["serve", "--read-timeout", "1s"])
             .args(args)
             .arg("--socket")
@@ -324,7 +326,18 @@ fn command_hooks_see_the_callers_environment_and_cwd_not_the_daemons() {
         stdin,
     );
     assert!(reply.stdout.contains("mark= pwd="), "{reply:?}");
-    assert_eq!(answered_by(&trace), vec!["daemon"; 2]);
+    // A relative cwd in the event is the caller's, not the daemon's (`/`).
+    let relative = stdin.replace("{", r#"{"cwd":".","#);
+    let mut command = agent_hook(&project, "claude", None, Some((&daemon.socket, &trace)));
+    command.env("SERVE_MARK", "relative");
+    let reply = run(command, &relative);
+    assert!(
+        reply
+            .stdout
+            .contains(&format!("mark=relative pwd={}", project.root().display())),
+        "{reply:?}"
+    );
+    assert_eq!(answered_by(&trace), vec!["daemon"; 3]);
 }
 
 /// Sends `bytes` raw and reads what the daemon answers before it closes.
