@@ -223,8 +223,14 @@ mod tests {
             }
         };
         let given = Path::new("/x/s.sock");
+        // `--socket`, the variables set, the socket.
+        type Case<'a> = (
+            Option<&'a Path>,
+            &'static [(&'static str, &'static str)],
+            String,
+        );
         #[rustfmt::skip]
-        let cases: [(Option<&Path>, &'static [(&str, &str)], String); 5] = [
+        let cases: [Case; 5] = [
             (Some(given), &[(SOCKET_ENV, "/y.sock")], "/x/s.sock".into()),
             (None, &[(SOCKET_ENV, "/y.sock"), ("XDG_RUNTIME_DIR", "/run/user/1")], "/y.sock".into()),
             (None, &[(SOCKET_ENV, ""), ("XDG_RUNTIME_DIR", "/run/user/1")], "/run/user/1/hookhost/agent.sock".into()),
