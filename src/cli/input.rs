@@ -7,8 +7,8 @@ use std::path::Path;
 
 use anyhow::{Context as _, Result, bail};
 
-/// The largest tool input read from a file or stdin.
-pub const INPUT_MAX_BYTES: u64 = 16 << 20;
+/// The largest tool input read from a file or stdin: the limit of an agent's event too.
+pub const INPUT_MAX_BYTES: u64 = hookhost::agent::EVENT_MAX_BYTES;
 
 /// Refuses `path` unless it is a regular file (checked before it is opened: opening a FIFO
 /// blocks until a writer comes).
