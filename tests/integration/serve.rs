@@ -4,6 +4,10 @@
 //! closed, the caller's environment and cwd reaching command hooks, bad requests answered with
 //! an error at no lasting cost, and concurrent clients each getting their own answer.
 //!
+//! Longer than 500 lines on purpose: each test drives a real daemon and real clients, and they
+//! share the harness above them (the daemon started and killed, the client's trace); split,
+//! that harness would move to support.rs for this file alone.
+//!
 //! SO_PEERCRED's refusal of another uid needs a second user: it is tested only when the tests
 //! run as root (a child that setuid's to nobody), see `another_user_is_refused`.
 
