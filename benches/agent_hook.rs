@@ -26,6 +26,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+#[path = "agent_hook/daemon.rs"]
+mod daemon;
 #[path = "../tests/common/otlp.rs"]
 mod otlp;
 #[path = "../tests/common/wasm_build.rs"]
@@ -135,8 +137,59 @@ fn main() {
         ms(spawn.0),
         ms(spawn.1)
     );
+    let served = daemon::Daemon::start(&setup);
+    let medians = daemon::rows(
+        &setup,
+        &served,
+        &[("Bash `cargo test`", &bash), ("Edit progress.md", &edit)],
+        runs,
+    );
+    let concurrent = daemon::concurrent(&setup, &served, 100);
+    let calls: usize = std::env::var("HOOKHOST_BENCH_DAEMON_CALLS")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(100_000);
+    let (memory, rate) = daemon::memory(&setup, &served, calls);
+    drop(served);
+    println!("\n| the daemon | measured |\n|---|---|");
+    println!("| 100 concurrent hookhost-client calls | {concurrent} |");
+    for (done, kib) in &memory {
+        println!(
+            "| resident memory after {done} calls | {:.1} MiB |",
+            *kib as f64 / 1024.0
+        );
+    }
+    println!(
+        "| {calls} calls through the socket (4 threads, each answer checked) | {rate:.0} calls/s |"
+    );
     let extras = extras(&setup, &bash, runs);
     println!("\n| budget | measured | |\n|---|---|---|");
+    let met = |ok: bool| if ok { "met" } else { "**missed**" };
+    for ((name, client), (_, _, jq)) in medians.client.iter().zip(&verdicts) {
+        let spawns = client.as_secs_f64() / spawn.0.as_secs_f64();
+        let cheaper = jq.as_secs_f64() / client.as_secs_f64();
+        println!(
+            "| {name}: client with a warm daemon at most 2x `true` | {spawns:.2}x ({} / {}) | {} |",
+            ms(*client),
+            ms(spawn.0),
+            met(spawns <= 2.0)
+        );
+        println!(
+            "| {name}: client at least 50x less than jq | {cheaper:.1}x | {} |",
+            met(cheaper >= 50.0)
+        );
+    }
+    // Flat: the last sample within 10% of the one after the first tenth (the pool and the
+    // allocator's arenas are warm by then).
+    if let (Some((first_at, first)), Some((last_at, last))) = (memory.first(), memory.last()) {
+        let growth = (*last as f64 - *first as f64) / *first as f64 * 100.0;
+        println!(
+            "| daemon memory flat over {calls} calls | {:.1} MiB after {first_at}, {:.1} MiB after {last_at} ({growth:+.1}%) | {} |",
+            *first as f64 / 1024.0,
+            *last as f64 / 1024.0,
+            met(growth < 10.0)
+        );
+    }
     for (name, hookhost, jq) in verdicts {
         let ratio = jq.as_secs_f64() / hookhost.as_secs_f64();
         let within = hookhost <= Duration::from_millis(10);

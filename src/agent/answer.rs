@@ -17,8 +17,9 @@ use crate::config::ConfigError;
 use crate::runner::{HookRunner, Layers, RunnerOptions};
 
 /// The largest event read from an agent's stdin; more is an input error (a tool call is
-/// refused). The CLI's `--input-file` limit is the same.
-pub const EVENT_MAX_BYTES: u64 = 16 << 20;
+/// refused). The CLI's `--input-file` limit is the same, and so is the `hookhost-client`
+/// binary's (it sends nothing larger to the daemon): one constant, the client crate's.
+pub const EVENT_MAX_BYTES: u64 = hookhost_client::wire::EVENT_MAX_BYTES;
 
 /// How long async hooks may still run after the answer is decided: a one-shot process has no
 /// background to leave them in.

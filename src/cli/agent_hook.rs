@@ -69,13 +69,10 @@ fn from_daemon(args: &AgentHookArgs, format: AgentFormat, stdin: &[u8]) -> Optio
     let socket = serve::socket_path(args.socket.as_deref(), |name| std::env::var_os(name));
     let bound = args
         .daemon_timeout
-        .or_else(|| {
-            let secs = std::env::var(serve::TIMEOUT_ENV).ok()?;
-            humantime::parse_duration(&secs).ok()
-        })
-        .unwrap_or(Duration::from_secs(30));
+        .or_else(|| serve::parse_duration(&std::env::var(serve::TIMEOUT_ENV).ok()?))
+        .unwrap_or(serve::DEFAULT_TIMEOUT);
     let asked = serve::ask(&socket, format, args.event.as_deref(), stdin, bound);
-    trace(&asked);
+    serve::trace(&asked);
     match asked {
         Ok(reply) => Some(reply),
         Err(ClientError::Connect { .. }) if start => {
@@ -83,26 +80,6 @@ fn from_daemon(args: &AgentHookArgs, format: AgentFormat, stdin: &[u8]) -> Optio
             None
         }
         Err(_) => None,
-    }
-}
-
-/// With `$HOOKHOST_CLIENT_LOG` set, appends who answered to that file (`daemon`, or `in
-/// process: WHY`): stdout and stderr must stay the reply alone, byte for byte.
-fn trace(asked: &Result<AgentReply, ClientError>) {
-    use std::io::Write as _;
-    let Some(path) = std::env::var_os(serve::CLIENT_LOG_ENV) else {
-        return;
-    };
-    let line = match asked {
-        Ok(_) => "daemon\n".to_string(),
-        Err(error) => format!("in process: {}\n", hookhost::text::error_chain(error)),
-    };
-    if let Ok(mut file) = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(path)
-    {
-        let _ = file.write_all(line.as_bytes());
     }
 }
 

@@ -14,7 +14,7 @@ use tokio::task::JoinSet;
 
 use super::cache::{self, RunnerCache};
 use super::socket::{self, SocketError};
-use super::wire::{self, Answer, RequestHeader};
+use super::wire::{self, Answer, Request};
 use crate::agent::{self, AgentCall, AgentFormat, Caller, Prepared};
 
 /// How the daemon runs.
@@ -153,10 +153,11 @@ fn locates(name: &OsString) -> bool {
         return false;
     };
     let client_only = [
-        socket::SOCKET_ENV,
+        super::SOCKET_ENV,
         super::DAEMON_ENV,
         super::TIMEOUT_ENV,
         super::CLIENT_LOG_ENV,
+        super::BIN_ENV,
     ];
     (name.starts_with("HOOKHOST_") && !client_only.contains(&name))
         || name.starts_with("OTEL_")
@@ -190,23 +191,11 @@ async fn connection(mut stream: UnixStream, state: Arc<State>) {
 }
 
 impl State {
-    async fn answer(self: &Arc<State>, header: RequestHeader, stdin: Vec<u8>) -> Answer {
-        if header.version != wire::VERSION {
-            return Answer::Error(format!(
-                "the request is version {}, this daemon speaks version {}: restart the daemon \
-                 with this hookhost",
-                header.version,
-                wire::VERSION
-            ));
-        }
+    async fn answer(self: &Arc<State>, header: Request, stdin: Vec<u8>) -> Answer {
         let Some(format) = AgentFormat::from_name(&header.format) else {
             return Answer::Error(format!("unknown agent format {:?}", header.format));
         };
-        let env: Vec<(OsString, OsString)> = header
-            .env
-            .into_iter()
-            .map(|(name, value)| (name.into(), value.into()))
-            .collect();
+        let env = header.env;
         if locating(env.iter().cloned()) != self.located_by {
             return Answer::Error(
                 "the caller's HOOKHOST_*, OTEL_*, HOME or XDG_* variables differ from this \
@@ -215,7 +204,7 @@ impl State {
             );
         }
         let caller = Caller {
-            cwd: header.cwd.map(PathBuf::from),
+            cwd: header.cwd,
             env: Some(env.into()),
         };
         self.answer_call(format, header.event.as_deref(), &stdin, &caller)
@@ -230,7 +219,7 @@ impl State {
         caller: &Caller,
     ) -> Answer {
         let call = match AgentCall::prepare(format, event_arg, stdin, caller) {
-            Prepared::Answered(reply) => return reply.into(),
+            Prepared::Answered(reply) => return Answer::Reply(reply.into()),
             Prepared::Call(call) => shared(call),
         };
         let key = cache::key(format, &call.cwd, caller);
@@ -242,7 +231,7 @@ impl State {
         })
         .await;
         match loaded {
-            Ok((call, runner)) => call.finish(runner).await.into(),
+            Ok((call, runner)) => Answer::Reply(call.finish(runner).await.into()),
             // The client answers in process, as if no daemon ran.
             Err(_) => Answer::Error("the daemon failed while loading the configuration".into()),
         }

@@ -3,7 +3,9 @@
 //!
 //! ```text
 //! agent ──stdin──▶ client ──frames over a Unix socket──▶ daemon: peer uid checked (socket)
-//!                    │                                     │ request bounded, deadline (wire)
+//! (hookhost-client,  │                                     │ request bounded, deadline (wire)
+//!  or agent-hook     │                                     │
+//!  --daemon)         │                                     │
 //!                    │                                     ▼
 //!                    │                      agent::AgentCall::prepare (as agent-hook)
 //!                    │                                     ▼
@@ -14,7 +16,9 @@
 //!                    └─ any failure: agent::answer in process, exactly agent-hook's answer
 //! ```
 //!
-//! A leaf over the library: it uses `agent` and the runner, and nothing below names it.
+//! A leaf over the library: it uses `agent` and the runner, and nothing below names it. What
+//! the bytes on the socket mean is the `hookhost-client` crate's (std only, so that the client
+//! binary an agent spawns per call loads nothing else); this module is the daemon around it.
 
 mod cache;
 pub mod client;
@@ -24,15 +28,8 @@ pub mod wire;
 
 pub use client::{ClientError, ask};
 pub use daemon::{Daemon, ServeOptions};
-pub use socket::{SOCKET_ENV, SocketError, socket_path};
-
-/// The variable that makes the client use the daemon: `1` (or `on`) to use it when it runs,
-/// `start` to also start it when it does not.
-pub const DAEMON_ENV: &str = "HOOKHOST_DAEMON";
-
-/// The variable that bounds how long the client waits for the daemon, in seconds (default 30).
-pub const TIMEOUT_ENV: &str = "HOOKHOST_DAEMON_TIMEOUT";
-
-/// The file the client appends who answered each call to (`daemon`, or `in process: WHY`):
-/// for tests, and for a user asking whether the daemon is used.
-pub const CLIENT_LOG_ENV: &str = "HOOKHOST_CLIENT_LOG";
+pub use hookhost_client::{
+    BIN_ENV, CLIENT_LOG_ENV, DAEMON_ENV, DEFAULT_TIMEOUT, SOCKET_ENV, TIMEOUT_ENV, parse_duration,
+    socket_path, trace,
+};
+pub use socket::SocketError;

@@ -2,13 +2,9 @@
 //! open (checked at start), one daemon per socket (a lock beside it), and the peer's uid
 //! checked on every connection.
 
-use std::ffi::OsString;
 use std::os::fd::{AsRawFd as _, OwnedFd};
 use std::os::unix::fs::{DirBuilderExt as _, MetadataExt as _, PermissionsExt as _};
 use std::path::{Path, PathBuf};
-
-/// The variable that names the socket (both the daemon's and the client's).
-pub const SOCKET_ENV: &str = "HOOKHOST_SOCKET";
 
 /// Why the daemon does not start on a socket: each says what to do.
 #[derive(Debug, thiserror::Error)]
@@ -75,28 +71,7 @@ pub enum SocketError {
     },
 }
 
-/// This process's uid.
-pub fn uid() -> u32 {
-    // SAFETY: getuid has no preconditions and cannot fail.
-    unsafe { libc::getuid() }
-}
-
-/// The socket to use: `explicit` (`--socket`), else `$HOOKHOST_SOCKET` from `env`, else
-/// `$XDG_RUNTIME_DIR/hookhost/agent.sock`, else `/tmp/hookhost-UID/agent.sock`.
-pub fn socket_path(explicit: Option<&Path>, env: impl Fn(&str) -> Option<OsString>) -> PathBuf {
-    if let Some(path) = explicit {
-        return path.to_path_buf();
-    }
-    let set = |name: &str| env(name).filter(|value| !value.is_empty());
-    if let Some(path) = set(SOCKET_ENV) {
-        return PathBuf::from(path);
-    }
-    let dir = match set("XDG_RUNTIME_DIR") {
-        Some(runtime) => PathBuf::from(runtime).join("hookhost"),
-        None => PathBuf::from(format!("/tmp/hookhost-{}", uid())),
-    };
-    dir.join("agent.sock")
-}
+pub use hookhost_client::{socket_path, uid};
 
 /// Creates the socket's directory (mode 0700) or checks the one there: owned by this user, no
 /// group or other bits.
@@ -210,39 +185,6 @@ mod tests {
                     assert!(error.contains(expected), "{name}: {error}");
                 }
             }
-        }
-    }
-
-    #[test]
-    fn the_socket_is_the_flag_then_the_variable_then_the_runtime_dir_then_tmp() {
-        let env = |vars: &'static [(&'static str, &'static str)]| {
-            move |name: &str| {
-                vars.iter()
-                    .find(|(key, _)| *key == name)
-                    .map(|(_, value)| OsString::from(value))
-            }
-        };
-        let given = Path::new("/x/s.sock");
-        // `--socket`, the variables set, the socket.
-        type Case<'a> = (
-            Option<&'a Path>,
-            &'static [(&'static str, &'static str)],
-            String,
-        );
-        #[rustfmt::skip]
-        let cases: [Case; 5] = [
-            (Some(given), &[(SOCKET_ENV, "/y.sock")], "/x/s.sock".into()),
-            (None, &[(SOCKET_ENV, "/y.sock"), ("XDG_RUNTIME_DIR", "/run/user/1")], "/y.sock".into()),
-            (None, &[(SOCKET_ENV, ""), ("XDG_RUNTIME_DIR", "/run/user/1")], "/run/user/1/hookhost/agent.sock".into()),
-            (None, &[("XDG_RUNTIME_DIR", "/run/user/1")], "/run/user/1/hookhost/agent.sock".into()),
-            (None, &[], format!("/tmp/hookhost-{}/agent.sock", uid())),
-        ];
-        for (explicit, vars, expected) in cases {
-            assert_eq!(
-                socket_path(explicit, env(vars)),
-                PathBuf::from(expected),
-                "{vars:?}"
-            );
         }
     }
 }

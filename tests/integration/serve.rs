@@ -1,8 +1,9 @@
-//! `hookhost serve` and `agent-hook --daemon` through the real binaries: every recorded event
-//! answered byte for byte as `agent-hook` answers it, `rm -rf /` denied whether the daemon is
-//! there, killed before the call or killed during it, configurations reloaded and failing
-//! closed, the caller's environment and cwd reaching command hooks, bad requests answered with
-//! an error at no lasting cost, and concurrent clients each getting their own answer.
+//! `hookhost serve` with its two clients, `hookhost-client` and `agent-hook --daemon`, through
+//! the real binaries: every recorded event answered byte for byte as `agent-hook` answers it,
+//! `rm -rf /` denied whether the daemon is there, killed before the call or killed during it,
+//! or hookhost cannot be run at all, configurations reloaded and failing closed, the caller's
+//! environment and cwd reaching command hooks, bad requests answered with an error at no
+//! lasting cost, and concurrent clients each getting their own answer.
 //!
 //! Longer than 500 lines on purpose: each test drives a real daemon and real clients, and they
 //! share the harness above them (the daemon started and killed, the client's trace); split,
@@ -133,6 +134,52 @@ fn agent_hook(
     command
 }
 
+/// The two clients of the daemon.
+#[derive(Debug, Clone, Copy)]
+enum Via {
+    /// `hookhost-client`, the small binary agents' settings name.
+    Client,
+    /// `hookhost agent-hook --daemon`.
+    AgentHook,
+}
+
+const VIAS: [Via; 2] = [Via::Client, Via::AgentHook];
+
+/// A call through the daemon on `socket` by `via`, its trace appended to `trace`; the client
+/// never starts a daemon here.
+fn through(
+    via: Via,
+    project: &Project,
+    format: &str,
+    event: Option<&str>,
+    socket: &Path,
+    trace: &Path,
+) -> Command {
+    match via {
+        Via::AgentHook => agent_hook(project, format, event, Some((socket, trace))),
+        Via::Client => {
+            let mut command = client(project, format, event);
+            command
+                .arg("--no-start")
+                .arg("--socket")
+                .arg(socket)
+                .env("HOOKHOST_CLIENT_LOG", trace);
+            command
+        }
+    }
+}
+
+/// `hookhost-client --format FORMAT [--event E]`, finding hookhost through `HOOKHOST_BIN`.
+fn client(project: &Project, format: &str, event: Option<&str>) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_hookhost-client"));
+    hermetic(&mut command, project);
+    command
+        .args(["--format", format])
+        .args(event.iter().flat_map(|event| ["--event", event]))
+        .env("HOOKHOST_BIN", env!("CARGO_BIN_EXE_hookhost"));
+    command
+}
+
 fn run(mut command: Command, stdin: &str) -> Reply {
     let mut child = command
         .stdin(Stdio::piped())
@@ -202,18 +249,20 @@ fn every_recorded_event_is_answered_byte_for_byte_as_agent_hook_answers_it() {
         )
     ));
     let daemon = Daemon::start(&project);
-    let trace = project.path("trace");
-    for (format, event, stdin) in RECORDED {
-        let stdin = in_project(&project, stdin);
-        let direct = run(agent_hook(&project, format, event, None), &stdin);
-        let served = run(
-            agent_hook(&project, format, event, Some((&daemon.socket, &trace))),
-            &stdin,
-        );
-        assert_eq!(served, direct, "{format} {stdin}");
+    for via in VIAS {
+        let trace = project.path(&format!("trace-{via:?}"));
+        for (format, event, stdin) in RECORDED {
+            let stdin = in_project(&project, stdin);
+            let direct = run(agent_hook(&project, format, event, None), &stdin);
+            let served = run(
+                through(via, &project, format, event, &daemon.socket, &trace),
+                &stdin,
+            );
+            assert_eq!(served, direct, "{via:?}: {format} {stdin}");
+        }
+        let by = answered_by(&trace);
+        assert_eq!(by, vec!["daemon"; RECORDED.len()], "{via:?}: {by:?}");
     }
-    let by = answered_by(&trace);
-    assert_eq!(by, vec!["daemon"; RECORDED.len()], "{by:?}");
 }
 
 #[test]
@@ -225,43 +274,87 @@ fn rm_rf_is_denied_without_the_daemon_and_when_it_is_killed_before_or_during_a_c
         hook("PreToolUse", "sleep 1", "name = \"slow\"")
     ));
     let stdin = in_project(&project, RM_RF);
-    let trace = project.path("trace");
+    for via in VIAS {
+        let trace = project.path(&format!("trace-{via:?}"));
+        let call = |socket: &Path| through(via, &project, "claude", None, socket, &trace);
 
+        let absent = project.path("no-daemon/agent.sock");
+        assert_denied(&run(call(&absent), &stdin), "no daemon");
+
+        let mut daemon = Daemon::start(&project);
+        assert_denied(&run(call(&daemon.socket), &stdin), "daemon running");
+
+        let child = call(&daemon.socket);
+        let during = std::thread::spawn({
+            let stdin = stdin.clone();
+            move || run(child, &stdin)
+        });
+        std::thread::sleep(Duration::from_millis(400));
+        daemon.kill();
+        assert_denied(&during.join().unwrap(), "daemon killed during the call");
+
+        // Killed after the calls above: the next one finds the socket dead.
+        assert_denied(
+            &run(call(&daemon.socket), &stdin),
+            "daemon killed before the call",
+        );
+
+        let by = answered_by(&trace);
+        assert_eq!(by.len(), 4, "{via:?}: {by:?}");
+        assert!(by[0].starts_with("in process: cannot connect"), "{by:?}");
+        assert_eq!(by[1], "daemon");
+        assert!(by[2].starts_with("in process: no answer"), "{by:?}");
+        assert!(by[3].starts_with("in process: cannot connect"), "{by:?}");
+    }
+}
+
+#[test]
+fn a_client_that_cannot_run_hookhost_blocks_the_call() {
+    let project = Project::new();
+    project.config(NO_RM_RF);
     let absent = project.path("no-daemon/agent.sock");
-    let reply = run(
-        agent_hook(&project, "claude", None, Some((&absent, &trace))),
-        &stdin,
+    let mut command = client(&project, "claude", None);
+    command
+        .arg("--no-start")
+        .arg("--socket")
+        .arg(&absent)
+        .env("HOOKHOST_BIN", project.path("no-such-hookhost"));
+    let reply = run(command, &in_project(&project, RM_RF));
+    assert_eq!((reply.code, reply.stdout.as_str()), (2, ""), "{reply:?}");
+    assert!(
+        reply.stderr.starts_with(&format!(
+            "hookhost-client: no daemon answered and `{}/no-such-hookhost agent-hook` cannot be \
+             run: No such file or directory",
+            project.root().display()
+        )),
+        "{reply:?}"
     );
-    assert_denied(&reply, "no daemon");
+    assert!(reply.stderr.contains("the call is blocked"), "{reply:?}");
+}
 
-    let mut daemon = Daemon::start(&project);
-    let reply = run(
-        agent_hook(&project, "claude", None, Some((&daemon.socket, &trace))),
-        &stdin,
-    );
-    assert_denied(&reply, "daemon running");
-
-    let child = agent_hook(&project, "claude", None, Some((&daemon.socket, &trace)));
-    let during = std::thread::spawn({
-        let stdin = stdin.clone();
-        move || run(child, &stdin)
-    });
-    std::thread::sleep(Duration::from_millis(400));
-    daemon.kill();
-    assert_denied(&during.join().unwrap(), "daemon killed during the call");
-
-    let reply = run(
-        agent_hook(&project, "claude", None, Some((&daemon.socket, &trace))),
-        &stdin,
-    );
-    assert_denied(&reply, "daemon killed before the call");
-
-    let by = answered_by(&trace);
-    assert_eq!(by.len(), 4, "{by:?}");
-    assert!(by[0].starts_with("in process: cannot connect"), "{by:?}");
-    assert_eq!(by[1], "daemon");
-    assert!(by[2].starts_with("in process: no answer"), "{by:?}");
-    assert!(by[3].starts_with("in process: cannot connect"), "{by:?}");
+#[test]
+fn the_clients_usage_errors_block_and_say_what_to_fix() {
+    let project = Project::new();
+    #[rustfmt::skip]
+    let cases: [(&[&str], &str); 3] = [
+        (&[], "hookhost-client: --format AGENT is required (claude, copilot, gemini, ...)"),
+        (&["--format", "claude", "--timeout", "soon"], "hookhost-client: --timeout: \"soon\" is not a duration (say 30s, 500ms or 2m)"),
+        (&["--format", "claude", "--bogus"], "hookhost-client: unexpected argument \"--bogus\""),
+    ];
+    for (args, expected) in cases {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_hookhost-client"));
+        hermetic(&mut command, &project);
+        command.args(args);
+        let reply = run(command, "{}");
+        assert_eq!(reply.code, 2, "{args:?}: {reply:?}");
+        assert!(reply.stderr.starts_with(expected), "{args:?}: {reply:?}");
+        assert!(
+            reply
+                .stderr
+                .contains("usage: hookhost-client --format AGENT"),
+            "{reply:?}"
+        );
+    }
 }
 
 #[test]
@@ -309,30 +402,40 @@ fn command_hooks_see_the_callers_environment_and_cwd_not_the_daemons() {
     let project = Project::new();
     project.config(&hook(
         "PreToolUse",
-        r#"cat > /dev/null; echo "{\"action\":\"block\",\"reason\":\"mark=$SERVE_MARK pwd=$(pwd) dir=$CLAUDE_PROJECT_DIR\"}""#,
+        r#"cat > /dev/null; bytes=$(printf %s "$SERVE_BYTES" | od -An -tx1 | tr -d ' \n'); echo "{\"action\":\"block\",\"reason\":\"mark=$SERVE_MARK pwd=$(pwd) dir=$CLAUDE_PROJECT_DIR bytes=$bytes\"}""#,
         "",
     ));
     let daemon = Daemon::start(&project);
-    let trace = project.path("trace");
+    for via in VIAS {
+        callers_context(via, &project, &daemon);
+    }
+}
+
+fn callers_context(via: Via, project: &Project, daemon: &Daemon) {
+    let trace = project.path(&format!("trace-{via:?}"));
     // No cwd in the event: the caller's.
     let stdin = r#"{"session_id":"s","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}"#;
-    let mut command = agent_hook(&project, "claude", None, Some((&daemon.socket, &trace)));
-    command.env("SERVE_MARK", "client-only");
+    let mut command = through(via, project, "claude", None, &daemon.socket, &trace);
+    // A value that is not UTF-8 crosses as the bytes it is.
+    use std::os::unix::ffi::OsStrExt as _;
+    command
+        .env("SERVE_MARK", "client-only")
+        .env("SERVE_BYTES", std::ffi::OsStr::from_bytes(b"\xff\xfe"));
     let reply = run(command, stdin);
     let expected = format!(
-        "mark=client-only pwd={root} dir={root}",
+        "mark=client-only pwd={root} dir={root} bytes=fffe",
         root = project.root().display()
     );
-    assert!(reply.stdout.contains(&expected), "{reply:?}");
+    assert!(reply.stdout.contains(&expected), "{via:?}: {reply:?}");
     // Without the variable, the next caller's hook does not see the first caller's.
     let reply = run(
-        agent_hook(&project, "claude", None, Some((&daemon.socket, &trace))),
+        through(via, project, "claude", None, &daemon.socket, &trace),
         stdin,
     );
     assert!(reply.stdout.contains("mark= pwd="), "{reply:?}");
     // A relative cwd in the event is the caller's, not the daemon's (`/`).
     let relative = stdin.replace("{", r#"{"cwd":".","#);
-    let mut command = agent_hook(&project, "claude", None, Some((&daemon.socket, &trace)));
+    let mut command = through(via, project, "claude", None, &daemon.socket, &trace);
     command.env("SERVE_MARK", "relative");
     let reply = run(command, &relative);
     assert!(
@@ -440,7 +543,8 @@ fn concurrent_clients_each_get_their_own_answer() {
     let trace = project.path("trace");
     let clients: Vec<_> = (0..24)
         .map(|i| {
-            let command = agent_hook(&project, "claude", None, Some((&daemon.socket, &trace)));
+            let via = VIAS[i % 2];
+            let command = through(via, &project, "claude", None, &daemon.socket, &trace);
             let stdin = in_project(&project, RM_RF).replace("rm -rf /", &format!("echo {i}"));
             std::thread::spawn(move || (i, run(command, &stdin)))
         })
@@ -474,24 +578,28 @@ fn another_user_is_refused() {
     // The client, as nobody: the daemon refuses it, and it answers in process.
     let trace = tempfile::NamedTempFile::new().unwrap();
     std::fs::set_permissions(trace.path(), std::fs::Permissions::from_mode(0o666)).unwrap();
-    let mut client = Command::new("setpriv");
-    client
+    let refused = "in process: the daemon refused the call: refused: this daemon serves uid 0 \
+                   only, and the caller is uid 65534";
+    let mut agent_hook = Command::new("setpriv");
+    agent_hook
         .args(["--reuid=65534", "--regid=65534", "--clear-groups", "--"])
         .arg(env!("CARGO_BIN_EXE_hookhost"))
         .args(["agent-hook", "--format", "claude", "--daemon", "--socket"])
         .arg(&daemon.socket)
         .env("HOOKHOST_CLIENT_LOG", trace.path())
         .current_dir("/");
-    let reply = run(client, "{}");
+    let mut client = Command::new("setpriv");
+    client
+        .args(["--reuid=65534", "--regid=65534", "--clear-groups", "--"])
+        .arg(env!("CARGO_BIN_EXE_hookhost-client"))
+        .args(["--format", "claude", "--no-start", "--socket"])
+        .arg(&daemon.socket)
+        .env("HOOKHOST_BIN", env!("CARGO_BIN_EXE_hookhost"))
+        .env("HOOKHOST_CLIENT_LOG", trace.path())
+        .current_dir("/");
+    let replies = [run(agent_hook, "{}"), run(client, "{}")];
     let by = answered_by(trace.path());
-    assert_eq!(
-        by,
-        [
-            "in process: the daemon refused the call: refused: this daemon serves uid 0 only, \
-          and the caller is uid 65534"
-        ],
-        "{reply:?}"
-    );
+    assert_eq!(by, [refused, refused], "{replies:?}");
 }
 
 /// Waits up to 30 s for `child` to exit.
@@ -562,6 +670,13 @@ fn server_pid(socket: &Path) -> i32 {
 
 #[test]
 fn daemon_start_answers_in_process_and_starts_the_daemon_for_the_next_call() {
+    for via in VIAS {
+        starts_the_daemon(via);
+    }
+}
+
+/// `agent-hook --daemon=start`, and `hookhost-client` by default.
+fn starts_the_daemon(via: Via) {
     let project = Project::new();
     project.config(NO_RM_RF);
     let dir = tempfile::tempdir().unwrap();
@@ -570,9 +685,15 @@ fn daemon_start_answers_in_process_and_starts_the_daemon_for_the_next_call() {
     let trace = project.path("trace");
     let stdin = in_project(&project, RM_RF);
     let call = || {
-        let mut command = agent_hook(&project, "claude", None, None);
+        let mut command = match via {
+            Via::AgentHook => {
+                let mut command = agent_hook(&project, "claude", None, None);
+                command.arg("--daemon=start");
+                command
+            }
+            Via::Client => client(&project, "claude", None),
+        };
         command
-            .arg("--daemon=start")
             .arg("--socket")
             .arg(&socket)
             .env("HOOKHOST_CLIENT_LOG", &trace);
@@ -591,8 +712,11 @@ fn daemon_start_answers_in_process_and_starts_the_daemon_for_the_next_call() {
     assert_eq!(mode & 0o777, 0o700);
     assert_denied(&call(), "second call, through the daemon");
     let by = answered_by(&trace);
-    assert!(by[0].starts_with("in process: cannot connect"), "{by:?}");
-    assert_eq!(by[1], "daemon", "{by:?}");
+    assert!(
+        by[0].starts_with("in process: cannot connect"),
+        "{via:?}: {by:?}"
+    );
+    assert_eq!(by[1], "daemon", "{via:?}: {by:?}");
     // SAFETY: kill only sends a signal to the daemon this test started.
     unsafe { libc::kill(server_pid(&socket), libc::SIGTERM) };
     let deadline = Instant::now() + Duration::from_secs(30);
