@@ -165,13 +165,13 @@ fn main() {
     let extras = extras(&setup, &bash, runs);
     println!("\n| budget | measured | |\n|---|---|---|");
     let met = |ok: bool| if ok { "met" } else { "**missed**" };
-    for ((name, client), (_, _, jq)) in medians.client.iter().zip(&verdicts) {
-        let spawns = client.as_secs_f64() / spawn.0.as_secs_f64();
+    for ((name, client, spawn), (_, _, jq)) in medians.client.iter().zip(&verdicts) {
+        let spawns = client.as_secs_f64() / spawn.as_secs_f64();
         let cheaper = jq.as_secs_f64() / client.as_secs_f64();
         println!(
             "| {name}: client with a warm daemon at most 2x `true` | {spawns:.2}x ({} / {}) | {} |",
             ms(*client),
-            ms(spawn.0),
+            ms(*spawn),
             met(spawns <= 2.0)
         );
         println!(

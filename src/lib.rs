@@ -104,7 +104,8 @@ pub mod telemetry;
 // Adapters at the edge.
 pub mod agent;
 pub mod forgeflare;
-// A daemon that keeps runners loaded, and its client: a leaf over `agent`.
+// A daemon that keeps runners loaded: a leaf over `agent`. Its wire, and the small client
+// binary agents spawn (`hookhost-client`), are the `hookhost-client` crate (std only).
 pub mod serve;
 
 pub use config::{Config, ConfigError, HookSpec, Layer, OnFailure};

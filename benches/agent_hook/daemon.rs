@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use super::{Setup, measure, ms};
+use super::{Setup, ms};
 
 /// A `hookhost serve` on a private socket, with the bench's environment; killed when dropped.
 pub struct Daemon {
@@ -23,7 +23,8 @@ pub struct Daemon {
 impl Daemon {
     pub fn start(setup: &Setup) -> Daemon {
         let dir = tempfile::tempdir().expect("a socket directory");
-        let socket = dir.path().join("agent.sock");
+        // The daemon creates its directory private (0700); a tempdir is 0755.
+        let socket = dir.path().join("hookhost").join("agent.sock");
         let mut command = Command::new(env!("CARGO_BIN_EXE_hookhost"));
         command
             .args([
@@ -39,9 +40,11 @@ impl Daemon {
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::inherit());
-        let child = command.spawn().expect("hookhost serve starts");
+        let mut child = command.spawn().expect("hookhost serve starts");
         let deadline = Instant::now() + Duration::from_secs(30);
         while std::os::unix::net::UnixStream::connect(&socket).is_err() {
+            let exited = child.try_wait().expect("the daemon's status");
+            assert!(exited.is_none(), "hookhost serve exited: {exited:?}");
             assert!(Instant::now() < deadline, "hookhost serve did not listen");
             std::thread::sleep(Duration::from_millis(10));
         }
@@ -109,9 +112,11 @@ impl Setup {
     }
 }
 
-/// The medians the budget rows compare.
+/// Each event's medians, measured alternated call by call so that all three see the same
+/// machine: the client, `true` spawned the same way (stdin piped in, stdout and stderr read),
+/// and `agent-hook --daemon`.
 pub struct Medians {
-    pub client: Vec<(&'static str, Duration)>,
+    pub client: Vec<(&'static str, Duration, Duration)>,
 }
 
 /// Prints the client's rows for each event and returns their medians.
@@ -136,23 +141,39 @@ pub fn rows(
     assert!(who.lines().all(|line| line == "daemon"), "{who}");
     let mut medians = Medians { client: Vec::new() };
     for (name, stdin) in events {
-        let client = measure(runs, || {
-            setup.client(&daemon.socket, stdin, None);
+        let mut times: [Vec<Duration>; 3] = Default::default();
+        for _ in 0..runs.max(1) {
+            let mut time = |slot: usize, call: &mut dyn FnMut()| {
+                let started = Instant::now();
+                call();
+                times[slot].push(started.elapsed());
+            };
+            time(0, &mut || {
+                setup.client(&daemon.socket, stdin, None);
+            });
+            time(1, &mut || {
+                let child = setup.spawn(Command::new("true"), stdin);
+                child.wait_with_output().expect("true runs");
+            });
+            time(2, &mut || {
+                setup.agent_hook_daemon(&daemon.socket, stdin);
+            });
+        }
+        let [client, spawn, whole] = times.map(|mut times| {
+            times.sort();
+            (times[times.len() / 2], times[times.len() * 9 / 10])
         });
-        let whole = measure(runs, || {
-            setup.agent_hook_daemon(&daemon.socket, stdin);
-        });
-        println!(
-            "| {name} | hookhost-client, warm daemon, 3 wasm guards | {} | {} |",
-            ms(client.0),
-            ms(client.1)
-        );
-        println!(
-            "| {name} | hookhost agent-hook --daemon, warm daemon | {} | {} |",
-            ms(whole.0),
-            ms(whole.1)
-        );
-        medians.client.push((name, client.0));
+        for (case, (median, p90)) in [
+            ("hookhost-client, warm daemon, 3 wasm guards", client),
+            (
+                "`true`, spawned the same way (stdin piped, output read)",
+                spawn,
+            ),
+            ("hookhost agent-hook --daemon, warm daemon", whole),
+        ] {
+            println!("| {name} | {case} | {} | {} |", ms(median), ms(p90));
+        }
+        medians.client.push((name, client.0, spawn.0));
     }
     medians
 }

@@ -8,7 +8,7 @@ use std::ffi::OsString;
 use std::io::{Read as _, Seek as _, Write as _};
 use std::os::fd::FromRawFd as _;
 use std::os::unix::process::CommandExt as _;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
@@ -74,7 +74,7 @@ pub fn run() -> ! {
         match asked {
             Ok(reply) => write_reply(&reply),
             Err(AskError::Connect { .. }) if !args.no_start && !matches!(&*when, "on" | "1") => {
-                start_daemon(&socket);
+                crate::start_daemon(&hookhost_bin(), &socket);
             }
             Err(_) => {}
         }
@@ -212,45 +212,6 @@ fn anonymous_file() -> std::io::Result<std::fs::File> {
         .mode(0o600)
         .custom_flags(libc::O_TMPFILE)
         .open(std::env::temp_dir())
-}
-
-/// Starts `hookhost serve --socket SOCKET` detached from the caller (a session of its own,
-/// stdin and stdout on /dev/null, stderr appended to SOCKET.log), without waiting for it: this
-/// call is answered in process, the next one by the daemon.
-fn start_daemon(socket: &Path) {
-    use std::os::unix::fs::DirBuilderExt as _;
-    if let Some(dir) = socket.parent().filter(|dir| !dir.as_os_str().is_empty()) {
-        // A directory that exists with other modes is refused by the daemon, into its log.
-        let _ = std::fs::DirBuilder::new()
-            .recursive(true)
-            .mode(0o700)
-            .create(dir);
-    }
-    let mut log = socket.as_os_str().to_owned();
-    log.push(".log");
-    let stderr = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(&log)
-        .map(Stdio::from)
-        .unwrap_or_else(|_| Stdio::null());
-    let mut command = Command::new(hookhost_bin());
-    command
-        .arg("serve")
-        .arg("--socket")
-        .arg(socket)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(stderr);
-    // SAFETY: setsid is async-signal-safe and touches nothing of the parent's.
-    unsafe {
-        command.pre_exec(|| {
-            libc::setsid();
-            Ok(())
-        });
-    }
-    // Not waited for: the daemon outlives this call.
-    let _ = command.spawn();
 }
 
 #[cfg(test)]

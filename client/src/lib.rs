@@ -21,7 +21,9 @@ pub mod wire;
 use std::ffi::OsString;
 use std::fmt;
 use std::os::unix::net::UnixStream;
+use std::os::unix::process::CommandExt as _;
 use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
 use std::time::Duration;
 
 pub use command::run;
@@ -197,6 +199,46 @@ pub fn trace<T>(asked: &Result<T, AskError>) {
     {
         let _ = file.write_all(line.as_bytes());
     }
+}
+
+/// Starts `HOOKHOST serve --socket SOCKET` detached from the caller (a session of its own,
+/// stdin and stdout on /dev/null, stderr appended to SOCKET.log), without waiting for it: the
+/// call that starts it is answered in process, the next one by the daemon. The socket's
+/// directory is created private (0700) when missing; one that exists with other modes is
+/// refused by the daemon, into that log.
+pub fn start_daemon(hookhost: &Path, socket: &Path) {
+    use std::os::unix::fs::DirBuilderExt as _;
+    if let Some(dir) = socket.parent().filter(|dir| !dir.as_os_str().is_empty()) {
+        let _ = std::fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(dir);
+    }
+    let mut log = socket.as_os_str().to_owned();
+    log.push(".log");
+    let stderr = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&log)
+        .map(Stdio::from)
+        .unwrap_or_else(|_| Stdio::null());
+    let mut command = Command::new(hookhost);
+    command
+        .arg("serve")
+        .arg("--socket")
+        .arg(socket)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(stderr);
+    // SAFETY: setsid is async-signal-safe and touches nothing of the parent's.
+    unsafe {
+        command.pre_exec(|| {
+            libc::setsid();
+            Ok(())
+        });
+    }
+    // Not waited for: the daemon outlives this call.
+    let _ = command.spawn();
 }
 
 #[cfg(test)]

@@ -380,7 +380,7 @@ pub fn run() -> Result<ExitCode> {
         Command::Replay(args) => runtime.block_on(replay::run(args)),
         Command::Log(args) => log::run(args),
         Command::AgentHook(args) => runtime.block_on(agent_hook::run(args)),
-        Command::Serve(args) => serve::run(args, &runtime),
+        Command::Serve(args) => serve::run(args),
         Command::Import(args) => import::run(args),
         Command::New(args) => new::run(args),
         Command::Allow(args) => allow::run(args),

@@ -25,14 +25,22 @@ pub struct ServeArgs {
     read_timeout: Duration,
 }
 
-pub fn run(args: ServeArgs, runtime: &tokio::runtime::Runtime) -> Result<ExitCode> {
+pub fn run(args: ServeArgs) -> Result<ExitCode> {
+    // Before any other thread starts: they inherit the blocked signals.
+    let shutdown = termination()?;
+    // Calls run their hooks on the async workers (a wasm guard computes on the calling
+    // thread): one worker per core answers that many calls at once.
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .thread_name("hookhost-serve")
+        .build()
+        .context("cannot start the async runtime")?;
     let socket = socket_path(args.socket.as_deref(), |name| std::env::var_os(name));
     let nonzero = |duration: Duration| (!duration.is_zero()).then_some(duration);
     let mut options = ServeOptions::new(socket.clone());
     options.evict_after = nonzero(args.evict_after);
     options.idle_exit = nonzero(args.idle_exit);
     options.io_timeout = args.read_timeout;
-    let shutdown = termination()?;
     let daemon = {
         let _entered = runtime.enter();
         Daemon::bind(options).with_context(|| format!("cannot serve on {}", socket.display()))?
@@ -45,7 +53,8 @@ pub fn run(args: ServeArgs, runtime: &tokio::runtime::Runtime) -> Result<ExitCod
 }
 
 /// Resolves on SIGTERM or SIGINT. The two are blocked in this thread (and so in every thread
-/// started after it: the runtime's blocking pool) and taken by one thread with `sigwait`.
+/// started after it: the runtime's workers and blocking pool) and taken by one thread with
+/// `sigwait`.
 fn termination() -> Result<tokio::sync::oneshot::Receiver<()>> {
     // SAFETY: a zeroed sigset_t is what sigemptyset initialises; the calls only write `set`
     // and this thread's mask.
@@ -70,39 +79,10 @@ fn termination() -> Result<tokio::sync::oneshot::Receiver<()>> {
     Ok(receiver)
 }
 
-/// Starts `hookhost serve --socket SOCKET` detached from the caller (a session of its own,
-/// stdin and stdout on /dev/null, stderr appended to SOCKET.log), without waiting for it.
+/// Starts `hookhost serve --socket SOCKET` detached from the caller, without waiting for it
+/// (`hookhost_client::start_daemon`, with this binary).
 pub fn start_detached(socket: &Path) {
-    use std::os::unix::process::CommandExt as _;
-    let Ok(exe) = std::env::current_exe() else {
-        return;
-    };
-    // Creates the directory (0700) when it is missing; a refused one is reported by the daemon
-    // into its log.
-    let _ = hookhost::serve::socket::private_dir(socket);
-    let mut log = socket.as_os_str().to_owned();
-    log.push(".log");
-    let stderr = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(&log)
-        .map(std::process::Stdio::from)
-        .unwrap_or_else(|_| std::process::Stdio::null());
-    let mut command = std::process::Command::new(exe);
-    command
-        .arg("serve")
-        .arg("--socket")
-        .arg(socket)
-        .stdin(std::process::Stdio::null())
-        .stdout(std::process::Stdio::null())
-        .stderr(stderr);
-    // SAFETY: setsid is async-signal-safe and touches nothing of the parent's.
-    unsafe {
-        command.pre_exec(|| {
-            libc::setsid();
-            Ok(())
-        });
+    if let Ok(exe) = std::env::current_exe() {
+        hookhost::serve::start_daemon(&exe, socket);
     }
-    // Not waited for: the daemon outlives this call.
-    let _ = command.spawn();
 }

@@ -203,8 +203,9 @@ impl RunnerCache {
         Ok(runner)
     }
 
-    /// The cached runner of `key`, when its files are as they were.
-    fn fresh(&self, key: [u8; 32], cwd: &Path) -> Option<HookRunner> {
+    /// The cached runner of `key`, when its files are as they were (a few `stat`s: cheap
+    /// enough for an async worker, so a call whose runner is cached needs no thread hop).
+    pub(super) fn fresh(&self, key: [u8; 32], cwd: &Path) -> Option<HookRunner> {
         let (runner, fingerprint) = {
             let entries = self.lock();
             let entry = entries.get(&key)?;

@@ -223,6 +223,9 @@ impl State {
             Prepared::Call(call) => shared(call),
         };
         let key = cache::key(format, &call.cwd, caller);
+        if let Some(runner) = self.cache.fresh(key, &call.cwd) {
+            return Answer::Reply(call.finish(Ok(runner)).await.into());
+        }
         let state = self.clone();
         // Loading reads files and may compile components: off the async workers.
         let loaded = tokio::task::spawn_blocking(move || {

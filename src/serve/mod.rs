@@ -30,6 +30,6 @@ pub use client::{ClientError, ask};
 pub use daemon::{Daemon, ServeOptions};
 pub use hookhost_client::{
     BIN_ENV, CLIENT_LOG_ENV, DAEMON_ENV, DEFAULT_TIMEOUT, SOCKET_ENV, TIMEOUT_ENV, parse_duration,
-    socket_path, trace,
+    socket_path, start_daemon, trace,
 };
 pub use socket::SocketError;
