@@ -1,0 +1,1 @@
+//! `hookhost`'s Node addon (napi-rs): the native half of the `hookhost` npm package.
