@@ -40,6 +40,12 @@ pub async fn sdk_callback(runner: &HookRunner, input: &str) -> SdkAnswer {
     sdk_answer(reply)
 }
 
+/// The events hookhost reads in Claude Code's dialect, by Claude Code's names: what a helper
+/// registers a callback for when it is not told which events.
+pub fn claude_events() -> impl Iterator<Item = &'static str> {
+    crate::dialect::claude::EVENTS.iter().map(|spec| spec.agent)
+}
+
 /// A hook command's reply as the SDK's callback output. A callback has no exit status: where
 /// Claude Code reads a block only from exit status 2 (its reason on stderr), the callback
 /// answers `{"decision": "block", "reason": ...}`, the SDK's block for every event.
