@@ -59,7 +59,7 @@ def claude_agent_hooks(
             "hookhost.claude_agent_hooks needs the Claude Agent SDK: pip install claude-agent-sdk"
         ) from error
     if events is None:
-        events = typing.get_args(claude_agent_sdk.types.HookEvent)
+        events = _names(claude_agent_sdk.types.HookEvent)
     fields = {field.name for field in __import__("dataclasses").fields(HookMatcher)}
     hooks: Dict[Any, List[HookMatcher]] = {}
     for event in events:
@@ -70,6 +70,14 @@ def claude_agent_hooks(
             extra["on_failure"] = "block"
         hooks[event] = [HookMatcher(matcher=None, hooks=[_callback(runner)], **extra)]
     return hooks
+
+
+def _names(literal: Any) -> List[str]:
+    """The strings of a `Literal` type, or of a union of them (the SDK's `HookEvent`)."""
+    names: List[str] = []
+    for arg in typing.get_args(literal):
+        names.extend([arg] if isinstance(arg, str) else _names(arg))
+    return names
 
 
 def _callback(runner: "Runner") -> Any:

@@ -308,15 +308,19 @@ class Runner:
         on_failure: Optional[str] = None,
         mode: Optional[str] = None,
         background: bool = False,
+        protocol: str = "forgeflare",
     ) -> None:
         """Adds `callback` as an in-process hook for `event` (a name, a glob such as `tool:*`,
         or a comma list), after every hook already there.
 
         `callback(event)` gets the event as this hook sees it (the JSON a forgeflare-protocol
-        command hook reads: `tool_name`, `tool_input` as earlier guards rewrote it, `phase`;
-        for an observer, what the guards decided) and returns what such a hook prints: `None`
-        for no objection, or a dict such as `{"action": "block", "reason": "..."}`,
-        `{"action": "allow", "updated_input": {...}}`, `{"action": "allow", "context": "..."}`.
+        command hook reads: `event`, `phase`, `tool`, `input` as earlier guards rewrote it, the
+        event's fields; for an observer, what the guards decided) and returns what such a hook
+        prints: `None` for no objection, or a dict such as `{"action": "block", "reason":
+        "..."}`, `{"action": "allow", "updated_input": {...}}`, `{"action": "allow", "context":
+        "..."}`. `protocol="claude"` (or `copilot`, `gemini`) makes it read and answer that
+        agent's hook JSON instead (on Stop, forgeflare's protocol reads only `continue`; Claude
+        Code's `{"decision": "block", "reason": ...}` keeps the agent going).
         A callback that takes a second argument also gets a `CancelFlag`: its `cancelled`
         turns true when hookhost abandons the call.
 
@@ -333,6 +337,7 @@ class Runner:
             "event": event,
             "phase": phase,
             "async": background,
+            "protocol": protocol,
         }
         if matcher is not None:
             spec["matcher"] = matcher
@@ -342,7 +347,7 @@ class Runner:
             spec["on_failure"] = on_failure
         if mode is not None:
             spec["mode"] = mode
-        self._native.register(json.dumps(spec), _adapter(callback))
+        self._native.register(json.dumps(spec), _adapter(callback, protocol))
 
     def hook(
         self,
@@ -355,6 +360,7 @@ class Runner:
         on_failure: Optional[str] = None,
         mode: Optional[str] = None,
         background: bool = False,
+        protocol: str = "forgeflare",
     ) -> Callable[[H], H]:
         """`register` as a decorator: `@runner.hook("PreToolUse", matcher="Bash")`."""
 
@@ -369,6 +375,7 @@ class Runner:
                 on_failure=on_failure,
                 mode=mode,
                 background=background,
+                protocol=protocol,
             )
             return callback
 
@@ -400,7 +407,7 @@ class Runner:
 _CONTINUE_EVENTS = ("PostToolUse", "Stop")
 
 
-def _adapter(callback: Hook) -> Callable[[str, Any], str]:
+def _adapter(callback: Hook, protocol: str) -> Callable[[str, Any], str]:
     """The callback as the native module calls it: the event's JSON text in, the answer's
     JSON text out. Exceptions go back to hookhost, which fails the hook with their message."""
     try:
@@ -412,8 +419,9 @@ def _adapter(callback: Hook) -> Callable[[str, Any], str]:
         event = json.loads(text)
         answer = callback(event, cancel) if wants_cancel else callback(event)
         if answer is None:
-            name = event.get("hook_event_name") or event.get("event")
-            answer = {"action": "continue" if name in _CONTINUE_EVENTS else "allow"}
+            if protocol != "forgeflare":
+                return "{}"
+            answer = {"action": "continue" if event.get("event") in _CONTINUE_EVENTS else "allow"}
         return json.dumps(answer)
 
     return call

@@ -103,8 +103,13 @@ def test_a_callbacks_rewrite_and_context_reach_the_sdk(project: pathlib.Path) ->
 
 def test_stop_asks_the_agent_to_go_on_as_continue_on_the_wire(tmp_path: pathlib.Path) -> None:
     runner = hookhost.Runner.load(tmp_path / "none.toml", cwd=tmp_path)
+    # On Stop, forgeflare's protocol reads only `continue` (seed 000); a hook that keeps the
+    # agent going speaks Claude Code's.
     runner.register(
-        "Stop", lambda event: {"action": "block", "reason": "the tests still fail"}, name="tests"
+        "Stop",
+        lambda event: {"decision": "block", "reason": "the tests still fail"},
+        name="tests",
+        protocol="claude",
     )
     runner.register(
         "SubagentStop",
@@ -116,7 +121,7 @@ def test_stop_asks_the_agent_to_go_on_as_continue_on_the_wire(tmp_path: pathlib.
         answer = await cli.fire("Stop", {"session_id": "s1", "cwd": "/", "stop_hook_active": False})
         assert answer["response"] == {
             "decision": "block",
-            "reason": "blocked by tests: the tests still fail",
+            "reason": "the tests still fail",
         }
         stop = await cli.fire(
             "SubagentStop",
@@ -131,7 +136,7 @@ def test_stop_asks_the_agent_to_go_on_as_continue_on_the_wire(tmp_path: pathlib.
         )
         # The SDK renames the callback's `continue_` to the CLI's `continue`.
         assert stop["response"]["continue"] is False
-        assert stop["response"]["stopReason"] == "budget spent"
+        assert stop["response"]["stopReason"] == "budget: budget spent"
 
     with_sdk(runner, scenario)
 

@@ -22,7 +22,7 @@ durations = [report.duration_us + 1 for report in outcome.reports]
 
 @runner.hook("PreToolUse", matcher="Bash", timeout=0.5)
 def no_sudo(event: Dict[str, Any]) -> Optional[Dict[str, Any]]:
-    if str(event["tool_input"]["command"]).startswith("sudo"):
+    if str(event["input"]["command"]).startswith("sudo"):
         return {"action": "block", "reason": "no sudo"}
     return None
 
