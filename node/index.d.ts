@@ -123,12 +123,13 @@ export interface LayersOptions extends RunnerOptions {
   discover?: boolean
 }
 
-/** The event as a hook sees it: the JSON a forgeflare-protocol command hook reads. */
-export type HookInput = Record<string, unknown> & { hook_event_name?: string; tool_name?: string; tool_input?: unknown; phase?: string }
+/** The event as a hook sees it: the JSON a forgeflare-protocol command hook reads (`event`, `phase`, `tool`, `input` as earlier guards rewrote it, the event's fields; for an observer, what the guards decided). With `protocol: 'claude'`, Claude Code's hook input. */
+export type HookInput = Record<string, unknown> & { event?: string; phase?: 'guard' | 'observe'; tool?: string; input?: unknown }
 
-/** What a hook answers: what a forgeflare-protocol command hook prints; undefined/null for no objection. */
+/** What a hook answers: what a forgeflare-protocol command hook prints (or its protocol's hook prints); undefined/null for no objection. */
 export interface HookAnswer {
-  action: 'allow' | 'continue' | 'block' | 'ask' | 'warn' | 'approve' | 'signal'
+  [key: string]: unknown
+  action?: 'allow' | 'continue' | 'block' | 'ask' | 'warn' | 'approve' | 'signal'
   reason?: string
   updated_input?: unknown
   context?: string
@@ -151,6 +152,8 @@ export interface HookOptions {
   mode?: 'enforce' | 'monitor' | 'warn'
   /** An observer that runs without being waited for. */
   background?: boolean
+  /** The JSON the hook reads and answers: forgeflare's (default), or an agent's (`claude`, `copilot`, `gemini`). On Stop, forgeflare's reads only `continue`: use Claude Code's `{decision: 'block', reason}` to keep the agent going. */
+  protocol?: 'forgeflare' | 'claude' | 'copilot' | 'gemini'
 }
 
 export declare class Runner {

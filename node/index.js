@@ -88,7 +88,8 @@ class Runner {
    */
   register(event, hook, options = {}) {
     if (typeof hook !== 'function') throw new ConfigError('a hook must be a function')
-    const spec = { name: options.name || hook.name || 'js-hook', event, phase: options.phase || 'guard', async: Boolean(options.background) }
+    const protocol = options.protocol || 'forgeflare'
+    const spec = { name: options.name || hook.name || 'js-hook', event, phase: options.phase || 'guard', async: Boolean(options.background), protocol }
     if (options.matcher !== undefined) spec.matcher = options.matcher
     if (options.timeoutMs !== undefined) spec.timeout_ms = Math.max(1, Math.round(options.timeoutMs))
     if (options.onFailure !== undefined) spec.on_failure = options.onFailure
@@ -109,8 +110,7 @@ class Runner {
           const seen = JSON.parse(eventJson)
           return Promise.resolve(hook(seen, { signal: controller.signal })).then((answer) => {
             if (answer === undefined || answer === null) {
-              const name = seen.hook_event_name || seen.event
-              answer = { action: CONTINUE_EVENTS.has(name) ? 'continue' : 'allow' }
+              answer = protocol !== 'forgeflare' ? {} : { action: CONTINUE_EVENTS.has(seen.event) ? 'continue' : 'allow' }
             }
             const json = JSON.stringify(answer)
             if (json === undefined) throw new TypeError('the hook returned something that is not JSON')

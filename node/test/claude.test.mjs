@@ -85,14 +85,16 @@ test("a hook's rewrite and context reach the SDK", async () => {
 
 test('Stop: a block, and continue: false', async () => {
   const runner = Runner.load(join(tempDir(), 'none.toml'))
-  runner.register('Stop', () => ({ action: 'block', reason: 'the tests still fail' }), { name: 'tests' })
+  // On Stop, forgeflare's protocol reads only `continue` (seed 000); a hook that keeps the
+  // agent going speaks Claude Code's.
+  runner.register('Stop', () => ({ decision: 'block', reason: 'the tests still fail' }), { name: 'tests', protocol: 'claude' })
   runner.register('SubagentStop', () => ({ action: 'continue', stop: 'budget spent' }), { name: 'budget' })
   await withSdk(runner, async (cli) => {
     const answer = await cli.fire('Stop', { session_id: 's1', cwd: '/', stop_hook_active: false })
-    assert.deepEqual(answer.response, { decision: 'block', reason: 'blocked by tests: the tests still fail' })
+    assert.deepEqual(answer.response, { decision: 'block', reason: 'the tests still fail' })
     const stop = await cli.fire('SubagentStop', { session_id: 's1', cwd: '/', stop_hook_active: false, agent_id: 'a1', agent_transcript_path: '/tmp/a.jsonl', agent_type: 'general-purpose' })
     assert.equal(stop.response.continue, false)
-    assert.equal(stop.response.stopReason, 'budget spent')
+    assert.equal(stop.response.stopReason, 'budget: budget spent')
   })
 })
 

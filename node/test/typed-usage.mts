@@ -12,7 +12,7 @@ const hooks = claudeAgentHooks(runner, { events: ['PreToolUse', 'Stop'] satisfie
 const matcher: HookCallbackMatcher = hooks.PreToolUse![0]!
 
 runner.register('PreToolUse', (event) => {
-  const input = event.tool_input as { command?: string }
+  const input = event.input as { command?: string }
   return input.command?.startsWith('sudo') ? { action: 'block', reason: 'no sudo' } : undefined
 }, { matcher: 'Bash', timeoutMs: 500 })
 
