@@ -22,7 +22,9 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Mutex, OnceLock};
 
 use hookhost::agent::sdk::{claude_events, sdk_callback};
-use hookhost::embed::{CallbackError, CancelToken, FireError, ForeignCall, ForeignHookSpec, fire_json};
+use hookhost::embed::{
+    CallbackError, CancelToken, FireError, ForeignCall, ForeignHookSpec, fire_json,
+};
 use hookhost::{HookRunner, Layers, RunnerOptions};
 use napi::bindgen_prelude::*;
 use napi::threadsafe_function::{ThreadsafeFunction, ThreadsafeFunctionCallMode};
@@ -40,7 +42,10 @@ fn pending() -> &'static Mutex<HashMap<u32, ForeignCall>> {
 }
 
 fn take_call(id: u32) -> Option<ForeignCall> {
-    pending().lock().unwrap_or_else(|e| e.into_inner()).remove(&id)
+    pending()
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .remove(&id)
 }
 
 /// How a fire ended: the outcome's JSON, or an error's kind (`event`: the event's JSON was
@@ -174,7 +179,10 @@ impl NativeRunner {
     }
 
     fn runner(&self) -> Option<HookRunner> {
-        self.runner.lock().unwrap_or_else(|e| e.into_inner()).clone()
+        self.runner
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
     }
 }
 
@@ -228,7 +236,9 @@ impl NativeRunner {
     ) -> Result<PromiseRaw<'env, FireResult>> {
         let runner = self.runner();
         let closed = self.closed.clone();
-        let cancel = cancel.map(|handle| handle.token.clone()).unwrap_or_default();
+        let cancel = cancel
+            .map(|handle| handle.token.clone())
+            .unwrap_or_default();
         env.spawn_future(async move {
             let Some(runner) = runner else {
                 return Ok(FireResult::failed("closed", CLOSED.to_string()));
@@ -280,8 +290,7 @@ impl NativeRunner {
     #[napi(ts_args_type = "spec: string, dispatch: (callId: number, eventJson: string) => void")]
     pub fn register(&self, spec: String, dispatch: Dispatcher) -> Result<()> {
         let runner = self.runner().ok_or_else(|| Error::from_reason(CLOSED))?;
-        let mut spec =
-            ForeignHookSpec::parse(spec.as_bytes()).map_err(Error::from_reason)?;
+        let mut spec = ForeignHookSpec::parse(spec.as_bytes()).map_err(Error::from_reason)?;
         // The JavaScript thread is the event loop's: the call is handed to it and answered later.
         spec.call = Some("deferred".to_string());
         let hook = spec

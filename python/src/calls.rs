@@ -1,8 +1,8 @@
 //! One fire, and one call of a Python hook: what runs on the runtime's threads, and how its
 //! failures become Python exceptions.
 
-use hookhost::embed::{CallbackError, CancelToken, FireError, ForeignCall, fire_json};
 use hookhost::HookRunner;
+use hookhost::embed::{CallbackError, CancelToken, FireError, ForeignCall, fire_json};
 use pyo3::prelude::*;
 
 use crate::{CancelledError, ClosedError, EventError};

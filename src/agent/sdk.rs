@@ -7,7 +7,9 @@
 
 use serde_json::{Map, Value, json};
 
-use super::{AgentFormat, AgentReply, event_name, input_failure_reply, parse_event, render_outcome};
+use super::{
+    AgentFormat, AgentReply, event_name, input_failure_reply, parse_event, render_outcome,
+};
 use crate::runner::HookRunner;
 
 /// What a Claude Agent SDK hook callback returns for one event.
@@ -90,7 +92,10 @@ mod tests {
         .unwrap();
         runner.register(
             NativeHook::new("no-rm", "PreToolUse", |input| {
-                match input.tool_call().and_then(|call| call.input["command"].as_str()) {
+                match input
+                    .tool_call()
+                    .and_then(|call| call.input["command"].as_str())
+                {
                     Some(command) if command.starts_with("rm ") => Verdict::block("no rm"),
                     _ => Verdict::allow(),
                 }
