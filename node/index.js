@@ -95,7 +95,8 @@ class Runner {
     if (options.onFailure !== undefined) spec.on_failure = options.onFailure
     if (options.mode !== undefined) spec.mode = options.mode
     const runner = this._native
-    const dispatch = (callId, eventJson) => {
+    // napi hands the call over as one array: [callId, eventJson].
+    const dispatch = ([callId, eventJson]) => {
       const controller = new AbortController()
       // hookhost abandons a call at its deadline: the signal says so to a hook that listens.
       const watch = setInterval(() => {

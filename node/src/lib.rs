@@ -30,7 +30,7 @@ use napi::bindgen_prelude::*;
 use napi::threadsafe_function::{ThreadsafeFunction, ThreadsafeFunctionCallMode};
 use napi_derive::napi;
 
-/// The JavaScript half's dispatcher for one registered hook: `(callId, eventJson) => void`. It
+/// The JavaScript half's dispatcher for one registered hook: `([callId, eventJson]) => void`. It
 /// never throws (it catches the hook's exceptions and calls `fail`). Weak: a registered hook
 /// does not keep Node's event loop alive.
 type Dispatcher = ThreadsafeFunction<(u32, String), (), (u32, String), Status, false, true>;
@@ -285,9 +285,9 @@ impl NativeRunner {
     }
 
     /// Adds a JavaScript hook described by `spec` (embed's `ForeignHookSpec` JSON).
-    /// `dispatch(callId, eventJson)` is called on the JavaScript thread for each call; the
+    /// `dispatch([callId, eventJson])` is called on the JavaScript thread for each call; the
     /// hook's answer comes back through `answer(callId, json)` or `fail(callId, message)`.
-    #[napi(ts_args_type = "spec: string, dispatch: (callId: number, eventJson: string) => void")]
+    #[napi(ts_args_type = "spec: string, dispatch: (call: [number, string]) => void")]
     pub fn register(&self, spec: String, dispatch: Dispatcher) -> Result<()> {
         let runner = self.runner().ok_or_else(|| Error::from_reason(CLOSED))?;
         let mut spec = ForeignHookSpec::parse(spec.as_bytes()).map_err(Error::from_reason)?;
