@@ -41,11 +41,13 @@
 //! tags R1 to R9 in comments are the sections of forgeflare's hook specification
 //! (docs/forgeflare.md, "Requirement tags").
 //!
-//! Two ways in:
+//! Three ways in:
 //! - the native API: [`HookRunner`] with [`RunnerOptions`]; [`HookRunner::fire`] takes any
 //!   [`Event`] and returns an [`Outcome`] (the merged [`Decision`], the rewritten input, context,
 //!   stop, signals, and every hook's report); [`HookRunner::register`] adds [`NativeHook`]s;
-//! - [`forgeflare`], the exact surface of forgeflare's own hook module, as a thin facade.
+//! - [`forgeflare`], the exact surface of forgeflare's own hook module, as a thin facade;
+//! - [`embed`], for other languages: events and outcomes as JSON, their callbacks as hooks, a
+//!   fire cancelled from another thread (the C ABI in `capi/` and the language packages).
 //!
 //! An agent loop also gets R6's [`BlockCounters`] and the seven [`StopReason`]s.
 //!
@@ -65,7 +67,8 @@
 //! ```
 
 // Below everything: events, untrusted text, the user's directories, a hook's answer, who is
-// reached.
+// reached, a cancellation flag.
+mod cancel;
 pub mod dirs;
 pub mod event;
 pub mod matcher;
@@ -107,6 +110,9 @@ pub mod forgeflare;
 // A daemon that keeps runners loaded: a leaf over `agent`. Its wire, and the small client
 // binary agents spawn (`hookhost-client`), are the `hookhost-client` crate (std only).
 pub mod serve;
+// What every language boundary (the C ABI, Go, Python, Node) needs: events and outcomes as
+// JSON, foreign callbacks as hooks, cancelling a fire. A leaf over the runner.
+pub mod embed;
 
 pub use config::{Config, ConfigError, HookSpec, Layer, OnFailure};
 pub use counters::{BlockCounters, MAX_CONSECUTIVE_BLOCKS, MAX_TOTAL_BLOCKS};

@@ -5,7 +5,13 @@
 //! A closure that panics is a hook failure ("panicked: ..."), never a crashed agent. A sync
 //! closure runs inline on the agent's task (a few microseconds for a policy): it cannot be
 //! interrupted, so one that overruns its `timeout` counts as timed out once it returns. An async
-//! closure runs as its own task and is cancelled at its deadline.
+//! closure runs as its own task and is cancelled at its deadline, or when the fire that called
+//! it is dropped.
+//!
+//! A foreign hook (a callback in another language, built by [`crate::embed`]) answers like a
+//! command hook: it gets the event in a command-hook protocol's JSON and its answer is read by
+//! that protocol's code, so it cannot answer anything a command hook could not. Its deadline
+//! is enforced here; a late answer is discarded, and its [`CancelToken`] tells it so.
 
 use std::fmt;
 use std::future::Future;
@@ -16,11 +22,13 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
+use crate::cancel::CancelToken;
 use crate::config::OnFailure;
 use crate::event::{Event, OwnedEvent, Phase, ToolCall};
 use crate::matcher::{EventPattern, ToolMatcher};
 use crate::outcome::Decision;
-use crate::protocol::HookEvent;
+use crate::protocol::exit_code::ExitCodes;
+use crate::protocol::{HookEvent, ProcessOutput, Protocol};
 use crate::runtime::{HookRequest, HookResponse};
 use crate::verdict::Mode;
 use crate::verdict::{HookFailure, Verdict};
@@ -28,6 +36,11 @@ use crate::verdict::{HookFailure, Verdict};
 type SyncHandler = dyn Fn(&HookInput<'_>) -> Verdict + Send + Sync;
 type AsyncHandler =
     dyn Fn(OwnedInput) -> Pin<Box<dyn Future<Output = Verdict> + Send>> + Send + Sync;
+/// A foreign hook: the event in its protocol's JSON and a token set when the call is abandoned,
+/// in; what it printed (the protocol's answer), or how it failed, out.
+pub(crate) type ForeignHandler = dyn Fn(Vec<u8>, CancelToken) -> Pin<Box<dyn Future<Output = Result<Vec<u8>, HookFailure>> + Send>>
+    + Send
+    + Sync;
 
 /// A hook written as a Rust closure, ready to register with [`crate::HookRunner::register`].
 ///
@@ -61,6 +74,10 @@ pub struct NativeHook {
 enum Handler {
     Sync(Arc<SyncHandler>),
     Async(Arc<AsyncHandler>),
+    Foreign {
+        protocol: Protocol,
+        handler: Arc<ForeignHandler>,
+    },
 }
 
 /// A native hook could not be built: its event pattern or matcher is invalid.
@@ -96,6 +113,23 @@ impl NativeHook {
     {
         let handler: Arc<AsyncHandler> = Arc::new(move |input| Box::pin(handler(input)));
         NativeHook::with_handler(name.into(), events, Handler::Async(handler))
+    }
+
+    /// A hook in another language that answers in `protocol`, as a command hook would (see
+    /// [`crate::embed`]). The exit-code protocol has no JSON answer, so it is refused.
+    pub(crate) fn foreign(
+        name: String,
+        events: &str,
+        protocol: Protocol,
+        handler: Arc<ForeignHandler>,
+    ) -> Result<NativeHook, NativeHookError> {
+        if protocol == Protocol::ExitCode {
+            return Err(NativeHookError {
+                name,
+                message: "a callback answers in JSON; the exit-code protocol reads an exit status: use forgeflare, claude, copilot or gemini".to_string(),
+            });
+        }
+        NativeHook::with_handler(name, events, Handler::Foreign { protocol, handler })
     }
 
     fn with_handler(
@@ -181,10 +215,12 @@ impl NativeHook {
             }
             Handler::Async(handler) => {
                 let task = tokio::spawn(handler(OwnedInput::of(&request.view)));
-                let abort = task.abort_handle();
+                // Aborted at its deadline, and when this call is dropped (its fire cancelled):
+                // a dropped JoinHandle alone would leave the task running.
+                let abort = AbortOnDrop(task.abort_handle());
                 match tokio::time::timeout(request.timeout, task).await {
                     Err(_) => {
-                        abort.abort();
+                        drop(abort);
                         Err(HookFailure::TimedOut {
                             timeout_ms: request.timeout.as_millis() as u64,
                         })
@@ -195,6 +231,9 @@ impl NativeHook {
                         message: "the task was cancelled".to_string(),
                     }),
                 }
+            }
+            Handler::Foreign { protocol, handler } => {
+                call_foreign(*protocol, handler.as_ref(), request).await
             }
         };
         HookResponse {
@@ -217,13 +256,61 @@ impl fmt::Debug for NativeHook {
     }
 }
 
+/// Aborts a task when dropped.
+struct AbortOnDrop(tokio::task::AbortHandle);
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}
+
+/// One call of a foreign hook: its protocol's JSON out, its answer back through the protocol's
+/// own reader, within the deadline. The token is cancelled when the deadline passes or this
+/// call is dropped, never after an answer.
+async fn call_foreign(
+    protocol: Protocol,
+    handler: &ForeignHandler,
+    request: &HookRequest<'_>,
+) -> Result<Verdict, HookFailure> {
+    let json = request.stdin(protocol).to_vec();
+    let token = CancelToken::new();
+    let abandon = token.cancel_on_drop();
+    let answer = tokio::time::timeout(request.timeout, handler(json, token)).await;
+    let stdout = match answer {
+        Err(_) => {
+            drop(abandon);
+            return Err(HookFailure::TimedOut {
+                timeout_ms: request.timeout.as_millis() as u64,
+            });
+        }
+        Ok(answer) => {
+            abandon.disarm();
+            answer?
+        }
+    };
+    let output = ProcessOutput {
+        code: Some(0),
+        signal: None,
+        stdout,
+        stderr: String::new(),
+    };
+    protocol.answer(&request.view, &output, &ExitCodes::default())
+}
+
 fn panicked(payload: &(dyn std::any::Any + Send)) -> HookFailure {
-    let message = payload
+    HookFailure::Panicked {
+        message: panic_message(payload),
+    }
+}
+
+/// A panic's message, from its payload.
+pub(crate) fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    payload
         .downcast_ref::<&str>()
         .map(|s| s.to_string())
         .or_else(|| payload.downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "a panic without a message".to_string());
-    HookFailure::Panicked { message }
+        .unwrap_or_else(|| "a panic without a message".to_string())
 }
 
 /// What a native hook sees of an event.

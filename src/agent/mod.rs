@@ -16,6 +16,8 @@
 //! event is never silently lost: a rewrite it cannot apply blocks, and anything else is said on
 //! stderr.
 //!
+//! [`sdk`] answers the Claude Agent SDK's in-process hook callbacks the same way.
+//!
 //! [`import`] turns the agents' own hook settings into a hooks.toml.
 
 mod answer;
@@ -26,6 +28,7 @@ pub mod import;
 mod plan;
 mod read;
 mod reply;
+pub mod sdk;
 #[cfg(test)]
 pub(crate) mod test_support;
 

@@ -320,6 +320,29 @@ pub struct OwnedEvent {
 }
 
 impl OwnedEvent {
+    /// An event from its parts, as read from JSON at a language boundary (`embed`): the tool
+    /// call is its tool's name, input and batch counter.
+    pub(crate) fn from_parts(
+        name: String,
+        session_id: Option<String>,
+        call: Option<(String, Value, usize)>,
+        fields: Vec<(String, Value)>,
+        env: Vec<(String, String)>,
+    ) -> OwnedEvent {
+        OwnedEvent {
+            name,
+            session_id,
+            call,
+            fields,
+            env,
+        }
+    }
+
+    /// The event's name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
     /// The event, borrowed from this copy.
     pub fn view(&self) -> Event<'_> {
         Event {

@@ -292,6 +292,11 @@ impl HookRunner {
         self.inner.load_error.as_ref()
     }
 
+    /// The agent's working directory ([`RunnerOptions::cwd`]): hooks run in it and are told it.
+    pub fn cwd(&self) -> &Path {
+        Path::new(&*self.inner.cwd)
+    }
+
     /// The configuration file this runner was loaded from.
     pub fn config_path(&self) -> &Path {
         &self.inner.config_path
@@ -450,11 +455,25 @@ impl HookRunner {
         tool_iterations: usize,
         total_tokens: u64,
     ) -> Outcome {
+        let event = Event::stop_with_reason(reason, tool_iterations, total_tokens);
+        self.fire_stop(&event, reason, tool_iterations, total_tokens)
+            .await
+    }
+
+    /// Fires `event`, a Stop that forgeflare's `reason` names, then writes `final` to
+    /// convergence.json (R8), once per session, as [`HookRunner::stop`] does: the embedder's
+    /// way to the same effect with an event of its own (a session id, more fields).
+    pub(crate) async fn fire_stop(
+        &self,
+        event: &Event<'_>,
+        reason: &str,
+        tool_iterations: usize,
+        total_tokens: u64,
+    ) -> Outcome {
         if !self.any_hooks() {
             return Outcome::named(Cow::Borrowed("Stop"));
         }
-        let event = Event::stop_with_reason(reason, tool_iterations, total_tokens);
-        let mut outcome = Box::pin(self.fire(&event)).await;
+        let mut outcome = Box::pin(self.fire(event)).await;
         let final_state = FinalState {
             reason: reason.to_string(),
             tool_iterations,

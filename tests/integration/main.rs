@@ -20,6 +20,7 @@ mod contract;
 #[cfg(feature = "cli")]
 mod decisions;
 mod docs;
+mod embed;
 #[cfg(feature = "wasm")]
 mod examples;
 mod forgeflare;
