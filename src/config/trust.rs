@@ -23,6 +23,7 @@ use toml::Spanned;
 use toml::de::DeValue;
 
 use super::fields::Problems;
+use super::keyless::{self, KeylessFields};
 use super::{KeyKind, KeySource, KeySpec, RuleSpec, TrustSpec};
 
 /// The most `[[trust.rules]]` or `revoked` entries a file may hold.
@@ -148,10 +149,14 @@ fn parse_key(item: &Spanned<DeValue<'_>>, sink: &mut Problems<'_>) -> Option<Key
     };
     let (mut id, mut inline, mut file, mut revoked) = (None, None, None, false);
     let mut kind = None;
+    let mut keyless = KeylessFields::default();
     let mut ok = true;
     for (key, value) in table.iter() {
         let name = key.get_ref().as_ref();
         match (name, value.get_ref()) {
+            (name, inner) if keyless::NAMES.contains(&name) => {
+                ok &= keyless.read(name, inner, value.span(), sink);
+            }
             ("id" | "key" | "file", DeValue::String(s)) if !s.trim().is_empty() => match name {
                 "id" => id = Some(s.to_string()),
                 "key" => inline = Some(s.trim().to_string()),
@@ -178,12 +183,16 @@ fn parse_key(item: &Spanned<DeValue<'_>>, sink: &mut Problems<'_>) -> Option<Key
                 kind = Some(KeyKind::Minisign)
             }
             ("kind", DeValue::String(s)) if s.as_ref() == "cosign" => kind = Some(KeyKind::Cosign),
+            ("kind", DeValue::String(s)) if s.as_ref() == "keyless" => {
+                kind = Some(KeyKind::Keyless)
+            }
             ("kind", _) => {
                 sink.push(
                     &value.span(),
                     None,
                     "`kind` of a trust key must be \"minisign\" (a key from `hookhost keygen` or \
-                     minisign) or \"cosign\" (an ECDSA P-256 PEM key, as cosign.pub)"
+                     minisign), \"cosign\" (an ECDSA P-256 PEM key, as cosign.pub) or \
+                     \"keyless\" (a Sigstore identity and its trusted root)"
                         .to_string(),
                 );
                 ok = false;
@@ -194,7 +203,8 @@ fn parse_key(item: &Spanned<DeValue<'_>>, sink: &mut Problems<'_>) -> Option<Key
                     None,
                     format!(
                         "unknown key `{}` in a trust key; it takes id, kind, key or file, and \
-                         revoked",
+                         revoked (a keyless one: identity or identity_regex, issuer or \
+                         issuer_regex, trusted_root, require_sct)",
                         crate::text::name(other)
                     ),
                 );
@@ -210,6 +220,41 @@ fn parse_key(item: &Spanned<DeValue<'_>>, sink: &mut Problems<'_>) -> Option<Key
         );
         return None;
     };
+    if kind == Some(KeyKind::Keyless) {
+        if inline.is_some() || file.is_some() {
+            sink.push(
+                &item.span(),
+                None,
+                format!(
+                    "keyless trust entry {} takes no `key` or `file`: it names an identity, an \
+                     issuer and a `trusted_root`",
+                    crate::text::quote(&id)
+                ),
+            );
+            return None;
+        }
+        let (spec, root) = keyless.spec(&id, &item.span(), sink)?;
+        return ok.then_some(KeySpec {
+            id,
+            source: KeySource::File(root),
+            revoked,
+            location,
+            kind: KeyKind::Keyless,
+            keyless: Some(spec),
+        });
+    }
+    if let Some(span) = &keyless.first {
+        sink.push(
+            span,
+            None,
+            format!(
+                "trust key {} has keyless fields (identity, issuer, trusted_root, require_sct); \
+                 add kind = \"keyless\", or remove them",
+                crate::text::quote(&id)
+            ),
+        );
+        return None;
+    }
     let source = match (inline, file) {
         (Some(key), None) => KeySource::Inline(key),
         (None, Some(path)) => KeySource::File(path),
@@ -245,6 +290,7 @@ fn parse_key(item: &Spanned<DeValue<'_>>, sink: &mut Problems<'_>) -> Option<Key
         revoked,
         location,
         kind: kind.unwrap_or_default(),
+        keyless: None,
     })
 }
 

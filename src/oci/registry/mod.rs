@@ -12,6 +12,7 @@
 mod artifact;
 mod auth;
 mod bounded;
+mod bundles;
 mod error;
 mod signatures;
 mod sync;
@@ -29,10 +30,12 @@ pub use artifact::{
     CONFIG_MEDIA_TYPE, ComponentWorld, LAYER_MEDIA_TYPE, MANIFEST_MEDIA_TYPE, WasmConfig,
     annotations, component_world,
 };
+pub use bundles::BUNDLE_MEDIA_TYPE;
 pub use error::RegistryError;
 pub use signatures::{
-    MAX_MANIFEST_BYTES, MAX_PAYLOAD_BYTES, MAX_SIGNATURES, SIGNATURE_ANNOTATION,
-    SIGNATURE_ARTIFACT_TYPE, SIGNATURE_MEDIA_TYPE, signature_tag,
+    CERTIFICATE_ANNOTATION, CHAIN_ANNOTATION, MAX_MANIFEST_BYTES, MAX_PAYLOAD_BYTES,
+    MAX_SIGNATURES, REKOR_BUNDLE_ANNOTATION, SIGNATURE_ANNOTATION, SIGNATURE_ARTIFACT_TYPE,
+    SIGNATURE_MEDIA_TYPE, SignatureLayer, referrers_tag, signature_tag,
 };
 pub use sync::{
     LockStatus, LockUpdate, LockUpdateError, LockedReference, update_lock, update_lock_with,
