@@ -26,6 +26,7 @@ mod location;
 mod log;
 mod managed;
 mod parse;
+mod pattern;
 mod projects;
 mod source;
 mod telemetry;
@@ -40,11 +41,11 @@ pub(crate) use keyless::anchored as anchored_regex;
 pub use location::Location;
 pub use log::{DEFAULT_DROP, LogSpec};
 pub use managed::{MANAGED_CONFIG_ENV, MANAGED_CONFIG_PATH, ManagedFile, ManagedOrigin, Ownership};
+pub use pattern::pattern_matches;
 pub use projects::{Ceiling, ProjectPolicy, ProjectsSpec};
 pub use telemetry::{
     AttributeValue, MAX_TELEMETRY_TIMEOUT_MS, OtlpProtocol, TelemetrySpec, check_endpoint,
 };
-pub use trust::pattern_matches;
 
 use crate::event::{EventSpec, Phase};
 use crate::matcher::{EventPattern, ToolMatcher};

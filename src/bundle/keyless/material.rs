@@ -278,6 +278,18 @@ impl KeylessSignature {
     }
 }
 
+/// DSSE's pre-authentication encoding: what an envelope's signature is over.
+pub(super) fn pae(payload_type: &str, payload: &[u8]) -> Vec<u8> {
+    let mut bytes = format!(
+        "DSSEv1 {} {payload_type} {} ",
+        payload_type.len(),
+        payload.len()
+    )
+    .into_bytes();
+    bytes.extend_from_slice(payload);
+    bytes
+}
+
 /// `hex` as bytes; `None` when it is not hex.
 pub(super) fn hex_decode(hex: &str) -> Option<Vec<u8>> {
     if hex.len() % 2 != 0 {

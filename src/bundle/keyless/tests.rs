@@ -340,11 +340,11 @@ fn scts_need_ct_log_keys_unless_the_entry_says_otherwise() {
         ..who(IMAGE_IDENTITY, GITHUB)
     };
     assert!(verify(&signature, &without_ct, &relaxed).is_ok());
-    // Another CT log's key under the real log's id: the SCT does not verify.
-    let staging = json("staging_trusted_root.json");
+    // Another P-256 key (Rekor's) under the CT logs' ids: the SCT does not verify.
     let wrong_key = root_with(|root| {
+        let rekor = root["tlogs"][0]["publicKey"]["rawBytes"].clone();
         for log in root["ctlogs"].as_array_mut().unwrap() {
-            log["publicKey"]["rawBytes"] = staging["ctlogs"][0]["publicKey"]["rawBytes"].clone();
+            log["publicKey"]["rawBytes"] = rekor.clone();
         }
     });
     let error = verify(&signature, &wrong_key, &who(IMAGE_IDENTITY, GITHUB))

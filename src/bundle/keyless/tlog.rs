@@ -12,7 +12,7 @@ use x509_cert::der::{DecodePem as _, Encode as _};
 
 use super::error::KeylessError;
 use super::key::{EcKey, Hash};
-use super::material::{Content, InclusionProof, KeylessSignature, LogEntry, hex};
+use super::material::{Content, InclusionProof, KeylessSignature, LogEntry, hex, pae};
 use super::root::TrustedRoot;
 use super::time::rfc3339;
 
@@ -257,7 +257,7 @@ fn entry_matches(entry: &LogEntry, signature: &KeylessSignature) -> Result<(), K
                 payload,
             },
             "hashedrekord",
-        ) => Sha256::digest(super::verify::pae(payload_type, payload)).to_vec(),
+        ) => Sha256::digest(pae(payload_type, payload)).to_vec(),
         _ => {
             return Err(bad(
                 "its log entry is of a kind that does not match what it signs",

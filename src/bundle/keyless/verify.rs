@@ -6,7 +6,7 @@
 use super::cert::{Leaf, verify_chain};
 use super::error::KeylessError;
 use super::key::Hash;
-use super::material::{Content, KeylessSignature, hex};
+use super::material::{Content, KeylessSignature, hex, pae};
 use super::root::TrustedRoot;
 use super::sct::verify_scts;
 use super::tlog::verified_time;
@@ -239,16 +239,4 @@ fn check_statement(
             expected: manifest.to_string(),
         })
     }
-}
-
-/// DSSE's pre-authentication encoding: what an envelope's signature is over.
-pub(super) fn pae(payload_type: &str, payload: &[u8]) -> Vec<u8> {
-    let mut bytes = format!(
-        "DSSEv1 {} {payload_type} {} ",
-        payload_type.len(),
-        payload.len()
-    )
-    .into_bytes();
-    bytes.extend_from_slice(payload);
-    bytes
 }

@@ -7,7 +7,8 @@
 use oci_client::manifest::{OciDescriptor, OciImageManifest};
 
 use super::error::RegistryError;
-use super::signatures::{MAX_MANIFEST_BYTES, OCI_INDEX, OCI_MANIFEST, referrers_tag};
+use super::referrers::referrers_tag;
+use super::signatures::{MAX_MANIFEST_BYTES, OCI_INDEX, OCI_MANIFEST};
 use super::{RegistryClient, bounded};
 use crate::bundle::keyless::{BUNDLE_MEDIA_TYPES, MAX_BUNDLE_BYTES};
 use crate::source::reference::{Digest, OciReference};
