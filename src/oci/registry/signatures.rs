@@ -51,6 +51,22 @@ pub fn signature_tag(manifest: &Digest) -> String {
     format!("sha256-{}.sig", manifest.hex())
 }
 
+/// One signature layer as cosign attaches it: the payload and its annotations. A keyless one
+/// has a certificate (and, when logged, Rekor's bundle).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SignatureLayer {
+    /// The simple-signing payload, byte for byte.
+    pub payload: Vec<u8>,
+    /// `dev.cosignproject.cosign/signature`: the base64 signature.
+    pub signature: String,
+    /// `dev.sigstore.cosign/certificate`: the signing certificate (PEM), for a keyless one.
+    pub certificate: Option<String>,
+    /// `dev.sigstore.cosign/chain`: its chain (PEM).
+    pub chain: Option<String>,
+    /// `dev.sigstore.cosign/bundle`: Rekor's signed entry timestamp and entry (JSON).
+    pub rekor_bundle: Option<String>,
+}
+
 impl RegistryClient {
     /// The cosign signatures stored for `manifest` in `reference`'s repository: the layers of
     /// its `.sig` tag, and the signature manifests the referrers API lists. No signature is an
