@@ -257,12 +257,10 @@ fn check_ca(ca: &Certificate, at: i64) -> Result<(), KeylessError> {
             BASIC_CONSTRAINTS => {
                 is_ca = BasicConstraints::from_der(value).is_ok_and(|c| c.ca);
             }
-            KEY_USAGE => {
-                if !KeyUsage::from_der(value).is_ok_and(|u| u.key_cert_sign()) {
-                    return Err(untrusted(
-                        "the CA may not sign certificates (key usage)".into(),
-                    ));
-                }
+            KEY_USAGE if !KeyUsage::from_der(value).is_ok_and(|u| u.key_cert_sign()) => {
+                return Err(untrusted(
+                    "the CA may not sign certificates (key usage)".into(),
+                ));
             }
             EXT_KEY_USAGE => {
                 let allowed = ExtendedKeyUsage::from_der(value)

@@ -292,7 +292,7 @@ pub(super) fn pae(payload_type: &str, payload: &[u8]) -> Vec<u8> {
 
 /// `hex` as bytes; `None` when it is not hex.
 pub(super) fn hex_decode(hex: &str) -> Option<Vec<u8>> {
-    if hex.len() % 2 != 0 {
+    if !hex.len().is_multiple_of(2) {
         return None;
     }
     (0..hex.len())
