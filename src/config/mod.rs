@@ -37,6 +37,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 pub use error::{ConfigError, ConfigProblem};
+#[cfg(feature = "wasm")]
 pub(crate) use keyless::anchored as anchored_regex;
 pub use location::Location;
 pub use log::{DEFAULT_DROP, LogSpec};
