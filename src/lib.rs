@@ -19,8 +19,9 @@
 //!                         │                                  │                          (wasm)
 //!                         │                                  └─ native: Rust closures (native)
 //!                         └─ [trust]: pins, and signatures (minisign inside a bundle, cosign
-//!                            beside it in a registry) checked against keys and rules before
-//!                            any compile (bundle); oci:// references through hooks.lock (oci)
+//!                            beside it in a registry, keyless against a Sigstore trusted
+//!                            root) checked against keys, identities and rules before any
+//!                            compile (bundle); oci:// references through hooks.lock (oci)
 //!
 //!            guards (a block stops a gate event) ─▶ re-check after rewrites ─▶ observers
 //!            ─▶ answers checked and merged: block > ask > warn > approve > allow

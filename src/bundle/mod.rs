@@ -17,13 +17,14 @@
 //! `oci::registry` reads from and attaches to a registry.
 
 pub mod cosign;
+pub mod keyless;
 mod metadata;
 mod policy;
 pub mod sections;
 mod trust;
 
 pub use metadata::{Metadata, read_metadata, with_metadata};
-pub use policy::{Attached, CosignKey, Signers, TrustPolicy, TrustRule};
+pub use policy::{Attached, CosignKey, KeylessKey, Signers, TrustPolicy, TrustRule};
 pub(crate) use trust::verify_pin_digest;
 pub use trust::{
     BundleError, KeyId, SignatureInfo, TrustStore, TrustedKey, Verified, sign, signatures, verify,

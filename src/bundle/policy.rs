@@ -15,8 +15,12 @@
 //! which vouch for another artefact.
 
 use std::fmt::Write as _;
+use std::sync::Arc;
 
 use super::cosign::{self, CosignError, CosignPublicKey, CosignSignature};
+use super::keyless::{
+    self, KeylessError, KeylessIdentity, KeylessSignature, TrustedRoot, Verified,
+};
 use super::trust::{Examined, TrustStore, examine};
 use crate::config::pattern_matches;
 use crate::source::reference::{Digest, OciReference};
@@ -29,6 +33,23 @@ pub struct CosignKey {
     /// The key.
     pub key: CosignPublicKey,
     /// A revoked key's signatures count for nothing.
+    pub revoked: bool,
+}
+
+/// A keyless identity a configuration trusts (or has revoked): `kind = "keyless"`.
+#[derive(Debug, Clone)]
+pub struct KeylessKey {
+    /// The name the configuration gives it.
+    pub name: String,
+    /// The identity and OIDC issuer a certificate must name.
+    pub identity: KeylessIdentity,
+    /// The trusted root its signatures are verified against.
+    pub root: Arc<TrustedRoot>,
+    /// Its id: 16 hex digits of SHA-256 over the identity, the issuer, `require_sct` and the
+    /// trusted root file, so that an entry of a layer below with the same name (and another
+    /// root or identity) can never pass for it. `revoked` takes it like a key id.
+    pub id: String,
+    /// A revoked entry's signatures count for nothing.
     pub revoked: bool,
 }
 
@@ -52,6 +73,8 @@ pub struct TrustPolicy {
     pub minisign: TrustStore,
     /// The cosign keys.
     pub cosign: Vec<CosignKey>,
+    /// The keyless identities.
+    pub keyless: Vec<KeylessKey>,
     /// The rules, from every layer that holds for the hook.
     pub rules: Vec<TrustRule>,
     /// Key ids revoked by id (`[trust] revoked`).
@@ -67,6 +90,11 @@ pub struct Attached {
     pub manifest: Digest,
     /// The signatures, each with the key id `hookhost lock` verified it with, if any.
     pub signatures: Vec<(CosignSignature, Option<String>)>,
+    /// The keyless (Sigstore) signatures: `.sig` layers with a certificate, and Sigstore
+    /// bundles; each with the id of the keyless entry `hookhost lock` verified it with, if any.
+    /// A signature hooks.lock holds that cannot be read is kept as its error: it is refused,
+    /// saying why, rather than dropped.
+    pub keyless: Vec<(Result<KeylessSignature, KeylessError>, Option<String>)>,
     /// Whether the locked manifest is known to have the locked file as its wasm layer; an
     /// error says why not (a signature vouches for the manifest, not for the file directly).
     pub link: Result<(), String>,
@@ -97,6 +125,7 @@ impl TrustPolicy {
         self.minisign.keys.is_empty()
             && !self.minisign.require_signed
             && self.cosign.is_empty()
+            && self.keyless.is_empty()
             && self.rules.is_empty()
     }
 
@@ -179,6 +208,61 @@ impl TrustPolicy {
             .map(|key| key.key.key_id())
     }
 
+    /// The keyless entry that verifies `signature` for `attached`'s artefact (revoked or
+    /// not), with what it verified: who signed, vouched for by whom.
+    pub fn keyless_verifier(
+        &self,
+        signature: &KeylessSignature,
+        attached: &Attached,
+    ) -> Option<(String, Verified)> {
+        self.keyless.iter().find_map(|key| {
+            verify_keyless(key, signature, attached)
+                .ok()
+                .map(|verified| (key.id.clone(), verified))
+        })
+    }
+
+    fn check_keyless(&self, attached: &Attached, found: &mut Found) {
+        for (signature, _) in &attached.keyless {
+            if self.keyless.is_empty() {
+                found.unknown += 1;
+                continue;
+            }
+            let signature = match signature {
+                Ok(signature) => signature,
+                Err(error) => {
+                    found
+                        .elsewhere
+                        .push(format!("a keyless signature hooks.lock records {error}"));
+                    continue;
+                }
+            };
+            let mut refusals = Vec::new();
+            let mut verdict = None;
+            for key in &self.keyless {
+                match verify_keyless(key, signature, attached) {
+                    Ok(_) => {
+                        verdict = Some(if self.revoked(key.revoked, &key.id) {
+                            Seen::Revoked(format!("{} ({})", key.name, key.id))
+                        } else {
+                            Seen::Signer((key.name.clone(), key.id.clone()))
+                        });
+                        break;
+                    }
+                    Err(error) => refusals.push(format!("by {}, {error}", key.name)),
+                }
+            }
+            match verdict {
+                Some(Seen::Signer(signer)) => found.signers.push(signer),
+                Some(Seen::Revoked(key)) => found.revoked.push(key),
+                _ => found.elsewhere.push(format!(
+                    "a keyless signature that no keyless entry accepts ({})",
+                    refusals.join("; ")
+                )),
+            }
+        }
+    }
+
     fn check_attached(&self, attached: &Attached) -> Result<Found, String> {
         let mut found = Found::default();
         let repository = format!(
@@ -240,6 +324,7 @@ impl TrustPolicy {
                 }
             }
         }
+        self.check_keyless(attached, &mut found);
         if !found.signers.is_empty()
             && let Err(why) = &attached.link
         {
@@ -250,6 +335,23 @@ impl TrustPolicy {
         }
         Ok(found)
     }
+}
+
+/// A keyless signature checked against one keyless entry: verified offline against its
+/// trusted root and identity, then for this manifest in this repository.
+fn verify_keyless(
+    key: &KeylessKey,
+    signature: &KeylessSignature,
+    attached: &Attached,
+) -> Result<Verified, keyless::KeylessError> {
+    let repository = format!(
+        "{}/{}",
+        attached.reference.registry(),
+        attached.reference.repository()
+    );
+    let verified = keyless::verify(signature, &key.root, &key.identity)?;
+    verified.check_manifest(&attached.manifest, &repository)?;
+    Ok(verified)
 }
 
 /// The attached signatures, sorted by what they turned out to be.

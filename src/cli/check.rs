@@ -467,8 +467,22 @@ fn trust_lines(managed: Option<&std::path::PathBuf>, layers: &hookhost::Layers) 
                 .keys
                 .iter()
                 .map(|key| {
+                    let who = key.keyless.as_ref().map_or(String::new(), |keyless| {
+                        let show = |pattern: &hookhost::config::NamePattern| match pattern {
+                            hookhost::config::NamePattern::Exact(text) => safe(text),
+                            hookhost::config::NamePattern::Regex(text) => {
+                                format!("/{}/", safe(text))
+                            }
+                        };
+                        format!(
+                            ": {} from {}{}",
+                            show(&keyless.identity),
+                            show(&keyless.issuer),
+                            if keyless.require_sct { "" } else { ", no SCT" }
+                        )
+                    });
                     format!(
-                        "{} ({}{})",
+                        "{} ({}{who}{})",
                         safe(&key.id),
                         key.kind.as_str(),
                         if key.revoked { ", revoked" } else { "" }

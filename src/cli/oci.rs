@@ -281,7 +281,7 @@ pub async fn lock(args: LockArgs) -> Result<ExitCode> {
             String::new()
         };
         let signed = match (
-            locked.bundle.signatures.len(),
+            locked.bundle.signatures.len() + locked.bundle.sigstore_bundles.len(),
             locked.bundle.signers.as_slice(),
         ) {
             (0, _) => String::new(),

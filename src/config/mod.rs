@@ -21,10 +21,12 @@
 
 mod error;
 mod fields;
+mod keyless;
 mod location;
 mod log;
 mod managed;
 mod parse;
+mod pattern;
 mod projects;
 mod source;
 mod telemetry;
@@ -35,14 +37,16 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 pub use error::{ConfigError, ConfigProblem};
+#[cfg(feature = "wasm")]
+pub(crate) use keyless::anchored as anchored_regex;
 pub use location::Location;
 pub use log::{DEFAULT_DROP, LogSpec};
 pub use managed::{MANAGED_CONFIG_ENV, MANAGED_CONFIG_PATH, ManagedFile, ManagedOrigin, Ownership};
+pub use pattern::pattern_matches;
 pub use projects::{Ceiling, ProjectPolicy, ProjectsSpec};
 pub use telemetry::{
     AttributeValue, MAX_TELEMETRY_TIMEOUT_MS, OtlpProtocol, TelemetrySpec, check_endpoint,
 };
-pub use trust::pattern_matches;
 
 use crate::event::{EventSpec, Phase};
 use crate::matcher::{EventPattern, ToolMatcher};
@@ -111,8 +115,33 @@ pub struct KeySpec {
     pub revoked: bool,
     /// Where the entry is in the file.
     pub location: Location,
-    /// What kind of key it is: `kind = "minisign"` (the default) or `"cosign"`.
+    /// What kind of key it is: `kind = "minisign"` (the default), `"cosign"` or `"keyless"`.
     pub kind: KeyKind,
+    /// For `kind = "keyless"`: the identity and OIDC issuer the certificate must name (the
+    /// trusted root is `source`, a file).
+    pub keyless: Option<KeylessSpec>,
+}
+
+/// What a `kind = "keyless"` trust entry accepts: a Sigstore certificate for this identity,
+/// vouched for by this OIDC issuer, chained to the trusted root the entry names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeylessSpec {
+    /// `identity` or `identity_regex`: the certificate's subject (an email, a URI).
+    pub identity: NamePattern,
+    /// `issuer` or `issuer_regex`: the OIDC issuer (Fulcio's issuer extension).
+    pub issuer: NamePattern,
+    /// `require_sct` (default true): the certificate's SCT must verify with a CT log key of
+    /// the trusted root.
+    pub require_sct: bool,
+}
+
+/// A name matched exactly, or by a regular expression over the whole name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NamePattern {
+    /// Equal, byte for byte.
+    Exact(String),
+    /// A regular expression, anchored at both ends.
+    Regex(String),
 }
 
 /// The kind of a trusted key.
@@ -124,6 +153,9 @@ pub enum KeyKind {
     /// An ECDSA P-256 public key in PEM, as `cosign generate-key-pair` writes `cosign.pub`:
     /// signatures attached to a registry artefact the way cosign attaches them.
     Cosign,
+    /// No key: an identity (a Sigstore certificate's subject and OIDC issuer) and the trusted
+    /// root its keyless signatures are verified against, offline.
+    Keyless,
 }
 
 impl KeyKind {
@@ -132,6 +164,7 @@ impl KeyKind {
         match self {
             KeyKind::Minisign => "minisign",
             KeyKind::Cosign => "cosign",
+            KeyKind::Keyless => "keyless",
         }
     }
 }

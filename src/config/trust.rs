@@ -23,6 +23,7 @@ use toml::Spanned;
 use toml::de::DeValue;
 
 use super::fields::Problems;
+use super::keyless::{self, KeylessFields};
 use super::{KeyKind, KeySource, KeySpec, RuleSpec, TrustSpec};
 
 /// The most `[[trust.rules]]` or `revoked` entries a file may hold.
@@ -148,10 +149,14 @@ fn parse_key(item: &Spanned<DeValue<'_>>, sink: &mut Problems<'_>) -> Option<Key
     };
     let (mut id, mut inline, mut file, mut revoked) = (None, None, None, false);
     let mut kind = None;
+    let mut keyless = KeylessFields::default();
     let mut ok = true;
     for (key, value) in table.iter() {
         let name = key.get_ref().as_ref();
         match (name, value.get_ref()) {
+            (name, inner) if keyless::NAMES.contains(&name) => {
+                ok &= keyless.read(name, inner, value.span(), sink);
+            }
             ("id" | "key" | "file", DeValue::String(s)) if !s.trim().is_empty() => match name {
                 "id" => id = Some(s.to_string()),
                 "key" => inline = Some(s.trim().to_string()),
@@ -178,12 +183,16 @@ fn parse_key(item: &Spanned<DeValue<'_>>, sink: &mut Problems<'_>) -> Option<Key
                 kind = Some(KeyKind::Minisign)
             }
             ("kind", DeValue::String(s)) if s.as_ref() == "cosign" => kind = Some(KeyKind::Cosign),
+            ("kind", DeValue::String(s)) if s.as_ref() == "keyless" => {
+                kind = Some(KeyKind::Keyless)
+            }
             ("kind", _) => {
                 sink.push(
                     &value.span(),
                     None,
                     "`kind` of a trust key must be \"minisign\" (a key from `hookhost keygen` or \
-                     minisign) or \"cosign\" (an ECDSA P-256 PEM key, as cosign.pub)"
+                     minisign), \"cosign\" (an ECDSA P-256 PEM key, as cosign.pub) or \
+                     \"keyless\" (a Sigstore identity and its trusted root)"
                         .to_string(),
                 );
                 ok = false;
@@ -194,7 +203,8 @@ fn parse_key(item: &Spanned<DeValue<'_>>, sink: &mut Problems<'_>) -> Option<Key
                     None,
                     format!(
                         "unknown key `{}` in a trust key; it takes id, kind, key or file, and \
-                         revoked",
+                         revoked (a keyless one: identity or identity_regex, issuer or \
+                         issuer_regex, trusted_root, require_sct)",
                         crate::text::name(other)
                     ),
                 );
@@ -210,6 +220,41 @@ fn parse_key(item: &Spanned<DeValue<'_>>, sink: &mut Problems<'_>) -> Option<Key
         );
         return None;
     };
+    if kind == Some(KeyKind::Keyless) {
+        if inline.is_some() || file.is_some() {
+            sink.push(
+                &item.span(),
+                None,
+                format!(
+                    "keyless trust entry {} takes no `key` or `file`: it names an identity, an \
+                     issuer and a `trusted_root`",
+                    crate::text::quote(&id)
+                ),
+            );
+            return None;
+        }
+        let (spec, root) = keyless.spec(&id, &item.span(), sink)?;
+        return ok.then_some(KeySpec {
+            id,
+            source: KeySource::File(root),
+            revoked,
+            location,
+            kind: KeyKind::Keyless,
+            keyless: Some(spec),
+        });
+    }
+    if let Some(span) = &keyless.first {
+        sink.push(
+            span,
+            None,
+            format!(
+                "trust key {} has keyless fields (identity, issuer, trusted_root, require_sct); \
+                 add kind = \"keyless\", or remove them",
+                crate::text::quote(&id)
+            ),
+        );
+        return None;
+    }
     let source = match (inline, file) {
         (Some(key), None) => KeySource::Inline(key),
         (None, Some(path)) => KeySource::File(path),
@@ -245,6 +290,7 @@ fn parse_key(item: &Spanned<DeValue<'_>>, sink: &mut Problems<'_>) -> Option<Key
         revoked,
         location,
         kind: kind.unwrap_or_default(),
+        keyless: None,
     })
 }
 
@@ -433,63 +479,4 @@ fn parse_rule(item: &Spanned<DeValue<'_>>, sink: &mut Problems<'_>) -> Option<Ru
 /// A key id: 16 hex digits (minisign's, or hookhost's for a cosign key).
 fn is_key_id(text: &str) -> bool {
     text.len() == 16 && text.bytes().all(|b| b.is_ascii_hexdigit())
-}
-
-/// Whether a registry reference (`oci://REGISTRY/REPOSITORY`, without its tag or digest)
-/// matches a `[[trust.rules]]` pattern: `*` matches any run of characters, `/` included, so
-/// `oci://registry.example/platform/*` covers everything under that path.
-pub fn pattern_matches(pattern: &str, reference: &str) -> bool {
-    let pattern = pattern.as_bytes();
-    let text = reference.as_bytes();
-    // Iterative glob with one star of backtracking: linear in practice, never exponential.
-    let (mut p, mut t) = (0, 0);
-    let (mut star, mut mark) = (None, 0);
-    while t < text.len() {
-        if p < pattern.len() && pattern[p] == b'*' {
-            star = Some(p);
-            mark = t;
-            p += 1;
-        } else if p < pattern.len() && pattern[p] == text[t] {
-            p += 1;
-            t += 1;
-        } else if let Some(s) = star {
-            p = s + 1;
-            mark += 1;
-            t = mark;
-        } else {
-            return false;
-        }
-    }
-    while p < pattern.len() && pattern[p] == b'*' {
-        p += 1;
-    }
-    p == pattern.len()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::pattern_matches;
-
-    #[test]
-    fn patterns_match_references_by_glob() {
-        #[rustfmt::skip]
-        let cases = [
-            ("oci://r.io/platform/*",      "oci://r.io/platform/guard",      true),
-            ("oci://r.io/platform/*",      "oci://r.io/platform/a/b",        true),
-            ("oci://r.io/platform/*",      "oci://r.io/platformx/guard",     false),
-            ("oci://r.io/platform/*",      "oci://q.io/platform/guard",      false),
-            ("oci://r.io/team/guard",      "oci://r.io/team/guard",          true),
-            ("oci://r.io/team/guard",      "oci://r.io/team/guard2",         false),
-            ("oci://*/platform/*",         "oci://any.io:5000/platform/x",   true),
-            ("oci://r.io/*/guard",         "oci://r.io/a/b/guard",           true),
-            ("oci://r.io/*/guard",         "oci://r.io/a/b/guards",          false),
-        ];
-        for (pattern, reference, expected) in cases {
-            assert_eq!(
-                pattern_matches(pattern, reference),
-                expected,
-                "{pattern} vs {reference}"
-            );
-        }
-    }
 }

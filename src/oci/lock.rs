@@ -16,9 +16,25 @@
 //! payload = '{"critical":{…},"optional":null}'   # the simple-signing payload, byte for byte
 //! signature = "MEUCIQ…"    # base64 ECDSA P-256 signature over the payload
 //! key = "8A1B36A4C2F01D9E" # the key that verified it at lock time
+//!
+//! [[bundle.signatures]]    # a keyless one also has its certificate and log proof
+//! payload = '…'
+//! signature = "MEUCIQ…"
+//! key = "3F0A…"            # the id of the keyless [trust] entry that verified it
+//! certificate = """-----BEGIN CERTIFICATE-----…"""
+//! chain = """-----BEGIN CERTIFICATE-----…"""
+//! rekor_bundle = '{"SignedEntryTimestamp":"…","Payload":{…}}'
+//! identity = "https://github.com/acme/policies/.github/workflows/release.yml@refs/heads/main"
+//! issuer = "https://token.actions.githubusercontent.com"
+//!
+//! [[bundle.sigstore_bundles]]   # Sigstore bundles attached through the referrers API
+//! bundle = '{"mediaType":"application/vnd.dev.sigstore.bundle.v0.3+json",…}'
+//! key = "3F0A…"
+//! identity = "…"
+//! issuer = "…"
 //! ```
 //!
-//! `signers` and `signatures` are absent for an artefact without attached signatures, so a
+//! `signers`, `signatures` and `sigstore_bundles` are absent for an artefact without attached signatures, so a
 //! lock written before they existed reads and writes back byte for byte.
 
 use std::path::{Path, PathBuf};
@@ -65,19 +81,58 @@ pub struct LockedBundle {
     /// The cosign signatures attached to the artefact.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub signatures: Vec<LockedSignature>,
+    /// The Sigstore bundles attached to the artefact.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sigstore_bundles: Vec<LockedSigstoreBundle>,
 }
 
-/// One cosign signature of a locked artefact.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// One cosign signature of a locked artefact (a `.sig` layer): key-based, or keyless when it
+/// carries a certificate.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct LockedSignature {
     /// The simple-signing payload, byte for byte (JSON, so text).
     pub payload: String,
     /// The signature, base64, as cosign's `dev.cosignproject.cosign/signature` annotation.
     pub signature: String,
-    /// The id of the key that verified it when it was locked.
+    /// The id of the key (or keyless entry) that verified it when it was locked.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub key: Option<String>,
+    /// A keyless signature's certificate (PEM, `dev.sigstore.cosign/certificate`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub certificate: Option<String>,
+    /// Its chain as attached (PEM, `dev.sigstore.cosign/chain`; kept for review: the trusted
+    /// root decides what a certificate chains to).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chain: Option<String>,
+    /// Its transparency-log proof (`dev.sigstore.cosign/bundle`: Rekor's signed entry
+    /// timestamp and the entry it signs).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rekor_bundle: Option<String>,
+    /// Who signed it, as its certificate said when it was locked (for review).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub identity: Option<String>,
+    /// The OIDC issuer that vouched for `identity` (for review).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub issuer: Option<String>,
+}
+
+/// One Sigstore bundle attached to a locked artefact (the referrers API, as `cosign sign
+/// --new-bundle-format` attaches it).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LockedSigstoreBundle {
+    /// The bundle, byte for byte (JSON, so text).
+    pub bundle: String,
+    /// The id of the keyless entry that verified it when it was locked.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub key: Option<String>,
+    /// Who signed it, as its certificate said when it was locked (for review).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub identity: Option<String>,
+    /// The OIDC issuer that vouched for `identity` (for review).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub issuer: Option<String>,
 }
 
 /// What the lock says about a reference.
@@ -231,6 +286,7 @@ mod tests {
                 size: 42,
                 signers: Vec::new(),
                 signatures: Vec::new(),
+                sigstore_bundles: Vec::new(),
             }],
         }
     }
@@ -272,6 +328,7 @@ mod tests {
             payload: "{\"critical\":{}}".to_string(),
             signature: "MEUCIQ==".to_string(),
             key: Some("8A1B36A4C2F01D9E".to_string()),
+            ..LockedSignature::default()
         }];
         signed.write(&path).unwrap();
         let text = std::fs::read_to_string(&path).unwrap();

@@ -9,6 +9,7 @@ use super::blobs::{BlobState, BlobStore};
 use super::lock::{LockFile, LockLookup, LockedBundle};
 use crate::bundle::Attached;
 use crate::bundle::cosign::CosignSignature;
+use crate::bundle::keyless::KeylessSignature;
 use crate::source::WasmSpec;
 use crate::source::reference::{OciReference, is_oci};
 
@@ -57,6 +58,7 @@ pub(crate) fn attached(
     let signatures = entry
         .signatures
         .iter()
+        .filter(|locked| locked.certificate.is_none())
         .map(|locked| {
             (
                 CosignSignature {
@@ -67,10 +69,27 @@ pub(crate) fn attached(
             )
         })
         .collect();
+    let cosign_keyless = entry.signatures.iter().filter_map(|locked| {
+        let certificate = locked.certificate.as_deref()?;
+        let signature = KeylessSignature::from_cosign(
+            locked.payload.as_bytes(),
+            &locked.signature,
+            certificate,
+            locked.rekor_bundle.as_deref(),
+        );
+        Some((signature, locked.key.clone()))
+    });
+    let bundles = entry.sigstore_bundles.iter().map(|locked| {
+        (
+            KeylessSignature::from_bundle(locked.bundle.as_bytes()),
+            locked.key.clone(),
+        )
+    });
     Attached {
         reference: reference.clone(),
         manifest: entry.manifest.clone(),
         signatures,
+        keyless: cosign_keyless.chain(bundles).collect(),
         link: manifest_has_layer(entry, store),
     }
 }
@@ -211,6 +230,7 @@ mod tests {
                     size: bytes.len() as u64,
                     signers: Vec::new(),
                     signatures: Vec::new(),
+                    sigstore_bundles: Vec::new(),
                 }],
             };
             lock.write(&LockFile::path_in(config_dir.path())).unwrap();

@@ -28,7 +28,9 @@ pub mod registry;
 pub use crate::source::reference;
 pub use crate::source::reference::{Digest, OciReference, ReferenceError, SCHEME, is_oci};
 pub use blobs::{BlobState, BlobStore, BlobStoreError, STORE_DIR_ENV};
-pub use lock::{LOCK_FILE, LockError, LockFile, LockLookup, LockedBundle, LockedSignature};
+pub use lock::{
+    LOCK_FILE, LockError, LockFile, LockLookup, LockedBundle, LockedSignature, LockedSigstoreBundle,
+};
 
 /// The blob store's module by its earlier name.
 #[doc(hidden)]

@@ -12,7 +12,11 @@ use std::sync::Arc;
 use super::RunnerOptions;
 use super::Runtime;
 #[cfg(feature = "wasm")]
-use crate::bundle::{CosignKey, TrustPolicy, TrustRule, TrustedKey, cosign::CosignPublicKey};
+use crate::bundle::keyless::{KeylessIdentity, Matcher, TrustedRoot};
+#[cfg(feature = "wasm")]
+use crate::bundle::{
+    CosignKey, KeylessKey, TrustPolicy, TrustRule, TrustedKey, cosign::CosignPublicKey,
+};
 use crate::command::CommandHook;
 use crate::config::{Config, ConfigProblem, HookSource, HookSpec, WasmSpec};
 #[cfg(feature = "wasm")]
@@ -158,6 +162,11 @@ pub(super) fn trust_policy(
                     policy.cosign.push(cosign);
                     id
                 }),
+                KeyKind::Keyless => load_keyless(key, base_dir).map(|keyless| {
+                    let id = keyless.id.clone();
+                    policy.keyless.push(keyless);
+                    id
+                }),
             };
             match loaded {
                 Ok(id) => visible.push((key.id.clone(), id)),
@@ -231,6 +240,79 @@ fn load_cosign(spec: &crate::config::KeySpec, base_dir: &Path) -> Result<CosignK
     Ok(CosignKey {
         name: spec.id.clone(),
         key,
+        revoked: spec.revoked,
+    })
+}
+
+/// A `kind = "keyless"` entry: its identity and issuer, and its trusted root read from the
+/// file it names (relative to the config's directory).
+#[cfg(feature = "wasm")]
+fn load_keyless(spec: &crate::config::KeySpec, base_dir: &Path) -> Result<KeylessKey, String> {
+    use crate::config::NamePattern;
+    use sha2::{Digest as _, Sha256};
+    use std::io::Read as _;
+    let (Some(keyless), KeySource::File(path)) = (&spec.keyless, &spec.source) else {
+        return Err(format!(
+            "trust key \"{}\" (kind = \"keyless\") names no identity or trusted root",
+            spec.id
+        ));
+    };
+    let path = base_dir.join(path);
+    let mut bytes = Vec::new();
+    std::fs::File::open(&path)
+        .and_then(|file| {
+            file.take(crate::bundle::keyless::MAX_ROOT_BYTES as u64 + 1)
+                .read_to_end(&mut bytes)
+        })
+        .map_err(|error| {
+            format!(
+                "trust key \"{}\": cannot read the Sigstore trusted root {}: {error}",
+                spec.id,
+                path.display()
+            )
+        })?;
+    let root = TrustedRoot::from_json(&bytes).map_err(|error| {
+        format!(
+            "trust key \"{}\" (kind = \"keyless\"): {} {error}",
+            spec.id,
+            path.display()
+        )
+    })?;
+    let matcher = |pattern: &NamePattern| match pattern {
+        NamePattern::Exact(text) => Ok(Matcher::Exact(text.clone())),
+        NamePattern::Regex(text) => Matcher::regex(text).map_err(|error| {
+            format!(
+                "trust key \"{}\": {text:?} is not a regular expression: {error}",
+                spec.id
+            )
+        }),
+    };
+    // The id covers everything the entry trusts: the same name in a layer below, with another
+    // identity or root, is another id and satisfies none of this entry's rules.
+    let mut hasher = Sha256::new();
+    hasher.update(b"hookhost keyless trust entry v1\0");
+    for pattern in [&keyless.identity, &keyless.issuer] {
+        let (kind, text) = match pattern {
+            NamePattern::Exact(text) => ("exact", text),
+            NamePattern::Regex(text) => ("regex", text),
+        };
+        hasher.update(format!("{kind}:{}:{text}\0", text.len()));
+    }
+    hasher.update([u8::from(keyless.require_sct)]);
+    hasher.update(Sha256::digest(&bytes));
+    let id = hasher.finalize()[..8]
+        .iter()
+        .map(|b| format!("{b:02X}"))
+        .collect();
+    Ok(KeylessKey {
+        name: spec.id.clone(),
+        identity: KeylessIdentity {
+            identity: matcher(&keyless.identity)?,
+            issuer: matcher(&keyless.issuer)?,
+            require_sct: keyless.require_sct,
+        },
+        root: Arc::new(root),
+        id,
         revoked: spec.revoked,
     })
 }

@@ -5,6 +5,7 @@
 
 mod cosign;
 mod failures;
+mod keyless;
 mod registry;
 mod trust;
 

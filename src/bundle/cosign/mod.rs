@@ -19,4 +19,5 @@ mod signature;
 
 pub use error::CosignError;
 pub use key::{CosignPrivateKey, CosignPublicKey};
+pub(crate) use signature::check_claims;
 pub use signature::{CosignSignature, PAYLOAD_TYPE, claims, payload, sign, verify};

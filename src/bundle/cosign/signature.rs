@@ -103,7 +103,18 @@ pub fn verify(
     key.verifying_key()
         .verify(&signature.payload, &parsed)
         .map_err(|_| CosignError::BadSignature)?;
-    let payload = parse_payload(&signature.payload)?;
+    check_claims(&signature.payload, manifest, repository)
+}
+
+/// Ok when a simple-signing `payload` (already proven signed) vouches for `manifest` in
+/// `repository`: its type, its docker-manifest-digest and its docker-reference's repository.
+/// Keyless signatures carry the same payload.
+pub(crate) fn check_claims(
+    payload: &[u8],
+    manifest: &Digest,
+    repository: &str,
+) -> Result<(), CosignError> {
+    let payload = parse_payload(payload)?;
     let critical = payload.critical;
     if critical.kind != PAYLOAD_TYPE {
         return Err(CosignError::MalformedPayload(format!(

@@ -3,8 +3,9 @@
 //! podman's and docker's files (in that order; see [`USERNAME_ENV`]), HTTPS everywhere except
 //! for loopback registries or with `plain_http`.
 //!
-//! cosign signatures of bundles live beside them (`signatures`: the `sha256-<hex>.sig` tag and
-//! the referrers API), read with bounded GETs (`bounded`).
+//! cosign signatures of bundles live beside them (`signatures`: the `sha256-<hex>.sig` tag's
+//! layers, key-based or keyless; `bundles`: Sigstore bundles), found also through the
+//! referrers API or its tag schema (`referrers`), read with bounded GETs (`bounded`).
 //!
 //! Downloads stream into the [`BlobStore`] through a digest-checked temp file, so a cut or wrong
 //! download never leaves a blob behind.
@@ -12,7 +13,9 @@
 mod artifact;
 mod auth;
 mod bounded;
+mod bundles;
 mod error;
+mod referrers;
 mod signatures;
 mod sync;
 
@@ -29,10 +32,13 @@ pub use artifact::{
     CONFIG_MEDIA_TYPE, ComponentWorld, LAYER_MEDIA_TYPE, MANIFEST_MEDIA_TYPE, WasmConfig,
     annotations, component_world,
 };
+pub use bundles::BUNDLE_MEDIA_TYPE;
 pub use error::RegistryError;
+pub use referrers::referrers_tag;
 pub use signatures::{
-    MAX_MANIFEST_BYTES, MAX_PAYLOAD_BYTES, MAX_SIGNATURES, SIGNATURE_ANNOTATION,
-    SIGNATURE_ARTIFACT_TYPE, SIGNATURE_MEDIA_TYPE, signature_tag,
+    CERTIFICATE_ANNOTATION, CHAIN_ANNOTATION, MAX_MANIFEST_BYTES, MAX_PAYLOAD_BYTES,
+    MAX_SIGNATURES, REKOR_BUNDLE_ANNOTATION, SIGNATURE_ANNOTATION, SIGNATURE_ARTIFACT_TYPE,
+    SIGNATURE_MEDIA_TYPE, SignatureLayer, signature_tag,
 };
 pub use sync::{
     LockStatus, LockUpdate, LockUpdateError, LockedReference, update_lock, update_lock_with,

@@ -11,7 +11,6 @@
 
 use futures_util::StreamExt as _;
 use oci_client::manifest::{OciDescriptor, OciImageManifest};
-use serde::Deserialize;
 
 use super::bounded::{self, Answer};
 use super::error::RegistryError;
@@ -23,14 +22,20 @@ use crate::source::reference::{Digest, OciReference};
 pub const SIGNATURE_MEDIA_TYPE: &str = "application/vnd.dev.cosign.simplesigning.v1+json";
 /// The layer annotation holding the base64 signature.
 pub const SIGNATURE_ANNOTATION: &str = "dev.cosignproject.cosign/signature";
+/// The layer annotation holding a keyless signature's certificate (PEM).
+pub const CERTIFICATE_ANNOTATION: &str = "dev.sigstore.cosign/certificate";
+/// The layer annotation holding a keyless signature's chain (PEM).
+pub const CHAIN_ANNOTATION: &str = "dev.sigstore.cosign/chain";
+/// The layer annotation holding Rekor's signed entry timestamp and the entry it signs (JSON).
+pub const REKOR_BUNDLE_ANNOTATION: &str = "dev.sigstore.cosign/bundle";
 /// The artifactType of cosign signatures stored as OCI 1.1 referrers.
 pub const SIGNATURE_ARTIFACT_TYPE: &str = "application/vnd.dev.cosign.artifact.sig.v1+json";
 /// The config of a signature manifest, as containers/image writes it (cosign writes an empty
 /// image config of the same type); its `diff_ids` list the layers.
 const SIGNATURE_CONFIG_MEDIA_TYPE: &str = "application/vnd.oci.image.config.v1+json";
-const OCI_MANIFEST: &str = "application/vnd.oci.image.manifest.v1+json";
+pub(super) const OCI_MANIFEST: &str = "application/vnd.oci.image.manifest.v1+json";
 const DOCKER_MANIFEST: &str = "application/vnd.docker.distribution.manifest.v2+json";
-const OCI_INDEX: &str = "application/vnd.oci.image.index.v1+json";
+pub(super) const OCI_INDEX: &str = "application/vnd.oci.image.index.v1+json";
 
 /// The largest manifest hookhost reads: the size the OCI distribution spec says registries
 /// should accept at least. A signature manifest of a few signers is about 1 KiB.
@@ -46,31 +51,54 @@ pub fn signature_tag(manifest: &Digest) -> String {
     format!("sha256-{}.sig", manifest.hex())
 }
 
-/// One entry of a referrers index: only what is needed to pick cosign's signatures.
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct Referrer {
-    digest: String,
-    #[serde(default)]
-    artifact_type: Option<String>,
-}
-
-#[derive(Deserialize)]
-struct Referrers {
-    #[serde(default)]
-    manifests: Vec<Referrer>,
+/// One signature layer as cosign attaches it: the payload and its annotations. A keyless one
+/// has a certificate (and, when logged, Rekor's bundle).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SignatureLayer {
+    /// The simple-signing payload, byte for byte.
+    pub payload: Vec<u8>,
+    /// `dev.cosignproject.cosign/signature`: the base64 signature.
+    pub signature: String,
+    /// `dev.sigstore.cosign/certificate`: the signing certificate (PEM), for a keyless one.
+    pub certificate: Option<String>,
+    /// `dev.sigstore.cosign/chain`: its chain (PEM).
+    pub chain: Option<String>,
+    /// `dev.sigstore.cosign/bundle`: Rekor's signed entry timestamp and entry (JSON).
+    pub rekor_bundle: Option<String>,
 }
 
 impl RegistryClient {
     /// The cosign signatures stored for `manifest` in `reference`'s repository: the layers of
     /// its `.sig` tag, and the signature manifests the referrers API lists. No signature is an
     /// empty list, not an error. Every payload is digest-checked against its descriptor;
-    /// nothing is verified (see `bundle::cosign::verify`).
+    /// nothing is verified (see `bundle::cosign::verify`). Keyless layers are listed too,
+    /// without their certificates: [`RegistryClient::signature_layers`] has them whole.
     pub async fn signatures(
         &self,
         reference: &OciReference,
         manifest: &Digest,
     ) -> Result<Vec<CosignSignature>, RegistryError> {
+        let mut signatures: Vec<CosignSignature> = Vec::new();
+        for layer in self.signature_layers(reference, manifest).await? {
+            let signature = CosignSignature {
+                payload: layer.payload,
+                signature: layer.signature,
+            };
+            if !signatures.contains(&signature) {
+                signatures.push(signature);
+            }
+        }
+        Ok(signatures)
+    }
+
+    /// The signature layers stored for `manifest` (the `.sig` tag's, and those of the
+    /// signature manifests the referrers API lists), with every annotation cosign writes:
+    /// key-based and keyless alike. Digest-checked, not verified.
+    pub async fn signature_layers(
+        &self,
+        reference: &OciReference,
+        manifest: &Digest,
+    ) -> Result<Vec<SignatureLayer>, RegistryError> {
         let (session, target) = self.session(reference).await?;
         let mut found = Vec::new();
         let tag = signature_tag(manifest);
@@ -82,7 +110,13 @@ impl RegistryClient {
                 .await?;
         }
         for digest in self
-            .referrers(reference, &session, &target, manifest)
+            .referrers(
+                reference,
+                &session,
+                &target,
+                manifest,
+                SIGNATURE_ARTIFACT_TYPE,
+            )
             .await?
         {
             let bytes = self.manifest_bytes(reference, &digest).await?;
@@ -103,6 +137,22 @@ impl RegistryClient {
         reference: &OciReference,
         manifest: &Digest,
         signature: &CosignSignature,
+    ) -> Result<(), RegistryError> {
+        let layer = SignatureLayer {
+            payload: signature.payload.clone(),
+            signature: signature.signature.clone(),
+            ..SignatureLayer::default()
+        };
+        self.attach_layer(reference, manifest, &layer).await
+    }
+
+    /// Attaches a signature layer with all its annotations (a keyless one: its certificate,
+    /// chain and Rekor bundle), as `cosign sign` does.
+    pub async fn attach_layer(
+        &self,
+        reference: &OciReference,
+        manifest: &Digest,
+        signature: &SignatureLayer,
     ) -> Result<(), RegistryError> {
         let (session, target) = self.session(reference).await?;
         let tag = signature_tag(manifest);
@@ -133,11 +183,15 @@ impl RegistryClient {
             digest: payload_digest.to_string(),
             size: signature.payload.len() as i64,
             annotations: Some(
-                [(
-                    SIGNATURE_ANNOTATION.to_string(),
-                    signature.signature.clone(),
-                )]
-                .into(),
+                [
+                    (SIGNATURE_ANNOTATION, Some(&signature.signature)),
+                    (CERTIFICATE_ANNOTATION, signature.certificate.as_ref()),
+                    (CHAIN_ANNOTATION, signature.chain.as_ref()),
+                    (REKOR_BUNDLE_ANNOTATION, signature.rekor_bundle.as_ref()),
+                ]
+                .into_iter()
+                .filter_map(|(key, value)| Some((key.to_string(), value?.clone())))
+                .collect(),
             ),
             ..Default::default()
         });
@@ -252,60 +306,6 @@ impl RegistryClient {
         }
     }
 
-    /// The digests of the cosign signature manifests the referrers API lists for `manifest`.
-    /// A registry without the API (404, or 400/405 from some) has none: distribution 2.8
-    /// (Debian's `docker-registry`, the tests' registry) has no referrers API, and cosign
-    /// stores signatures under the `.sig` tag by default anyway.
-    async fn referrers(
-        &self,
-        reference: &OciReference,
-        session: &Session,
-        target: &oci_client::Reference,
-        manifest: &Digest,
-    ) -> Result<Vec<Digest>, RegistryError> {
-        let attempt = self.attempt(reference, "referrers list", session);
-        let path = format!("referrers/{manifest}?artifactType={SIGNATURE_ARTIFACT_TYPE}");
-        let answer = bounded::get(
-            session,
-            target,
-            self.plain_http_for(reference),
-            &path,
-            OCI_INDEX,
-            MAX_MANIFEST_BYTES,
-            &attempt,
-        )
-        .await;
-        let bytes = match answer {
-            Ok(Answer::Body(bytes)) => bytes,
-            Ok(Answer::Missing) => return Ok(Vec::new()),
-            Err(RegistryError::Rejected { .. } | RegistryError::NotFound { .. }) => {
-                return Ok(Vec::new());
-            }
-            Err(other) => return Err(other),
-        };
-        let bad = |reason: String| RegistryError::BadSignatures {
-            reference: reference.to_string(),
-            reason: format!("the registry's referrers list {reason}"),
-        };
-        // A registry that answers 200 with something that is not an index has no referrers
-        // API worth the name (some return their HTML front page); distribution 2.8 never
-        // gets here.
-        let Ok(index) = serde_json::from_slice::<Referrers>(&bytes) else {
-            return Ok(Vec::new());
-        };
-        index
-            .manifests
-            .into_iter()
-            .filter(|entry| entry.artifact_type.as_deref() == Some(SIGNATURE_ARTIFACT_TYPE))
-            .map(|entry| {
-                entry
-                    .digest
-                    .parse::<Digest>()
-                    .map_err(|reason| bad(format!("names an unusable digest: {reason}")))
-            })
-            .collect()
-    }
-
     /// Appends the signatures of a signature manifest's layers to `found`, skipping
     /// duplicates; each payload is fetched (bounded) and digest-checked.
     async fn collect(
@@ -314,7 +314,7 @@ impl RegistryClient {
         session: &Session,
         target: &oci_client::Reference,
         manifest: &OciImageManifest,
-        found: &mut Vec<CosignSignature>,
+        found: &mut Vec<SignatureLayer>,
     ) -> Result<(), RegistryError> {
         for layer in &manifest.layers {
             let Some((digest, signature)) = signature_of(layer) else {
@@ -331,9 +331,19 @@ impl RegistryClient {
             let payload = self
                 .payload(reference, session, target, layer, &digest)
                 .await?;
-            let signature = CosignSignature {
+            let annotation = |key: &str| {
+                layer
+                    .annotations
+                    .as_ref()
+                    .and_then(|annotations| annotations.get(key))
+                    .cloned()
+            };
+            let signature = SignatureLayer {
                 payload,
                 signature: signature.clone(),
+                certificate: annotation(CERTIFICATE_ANNOTATION),
+                chain: annotation(CHAIN_ANNOTATION),
+                rekor_bundle: annotation(REKOR_BUNDLE_ANNOTATION),
             };
             if !found.contains(&signature) {
                 found.push(signature);
@@ -351,10 +361,25 @@ impl RegistryClient {
         layer: &OciDescriptor,
         digest: &Digest,
     ) -> Result<Vec<u8>, RegistryError> {
-        let attempt = self.attempt(reference, "signature payload", session);
+        let what = ("signature payload", MAX_PAYLOAD_BYTES);
+        self.small_blob(reference, session, target, layer, digest, what)
+            .await
+    }
+
+    /// One small blob, at most `limit` bytes, whose bytes must hash to `digest`.
+    pub(super) async fn small_blob(
+        &self,
+        reference: &OciReference,
+        session: &Session,
+        target: &oci_client::Reference,
+        layer: &OciDescriptor,
+        digest: &Digest,
+        (what, limit): (&'static str, u64),
+    ) -> Result<Vec<u8>, RegistryError> {
+        let attempt = self.attempt(reference, what, session);
         let size = u64::try_from(layer.size).unwrap_or(u64::MAX);
-        if size > MAX_PAYLOAD_BYTES {
-            return Err(attempt.too_large(MAX_PAYLOAD_BYTES));
+        if size > limit {
+            return Err(attempt.too_large(limit));
         }
         let mut stream = session
             .client
@@ -365,8 +390,8 @@ impl RegistryClient {
         while let Some(chunk) = stream.next().await {
             // oci-client's own digest check fails the last chunk; ours below names the blob.
             let Ok(chunk) = chunk else { break };
-            if (bytes.len() + chunk.len()) as u64 > MAX_PAYLOAD_BYTES {
-                return Err(attempt.too_large(MAX_PAYLOAD_BYTES));
+            if (bytes.len() + chunk.len()) as u64 > limit {
+                return Err(attempt.too_large(limit));
             }
             bytes.extend_from_slice(&chunk);
         }

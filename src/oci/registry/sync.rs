@@ -14,7 +14,9 @@
 use std::path::{Path, PathBuf};
 
 use super::super::blobs::BlobStore;
-use super::super::lock::{LockError, LockFile, LockLookup, LockedBundle, LockedSignature};
+use super::super::lock::{
+    LockError, LockFile, LockLookup, LockedBundle, LockedSignature, LockedSigstoreBundle,
+};
 use super::super::locked::attached;
 use super::{RegistryClient, RegistryError};
 use crate::bundle::TrustPolicy;
@@ -137,6 +139,7 @@ pub async fn update_lock_with(
                     size: resolved.size,
                     signers: Vec::new(),
                     signatures: Vec::new(),
+                    sigstore_bundles: Vec::new(),
                 };
                 let status = match before {
                     LockLookup::Missing => LockStatus::Added,
@@ -190,23 +193,33 @@ async fn signed(
     store
         .write(&bundle.manifest, &manifest)
         .map_err(|error| LockUpdateError::Store(error.to_string()))?;
-    let found = client.signatures(reference, &bundle.manifest).await?;
+    let not_text = |what: &str| LockUpdateError::Refused {
+        reference: reference.to_string(),
+        reason: format!("an attached {what} is not text (it is JSON)"),
+    };
     let mut signatures = Vec::new();
-    for signature in found {
-        let payload =
-            String::from_utf8(signature.payload.clone()).map_err(|_| LockUpdateError::Refused {
-                reference: reference.to_string(),
-                reason: "an attached signature's payload is not text (a simple-signing \
-                         payload is JSON)"
-                    .to_string(),
-            })?;
+    for layer in client.signature_layers(reference, &bundle.manifest).await? {
         signatures.push(LockedSignature {
-            payload,
-            signature: signature.signature,
-            key: None,
+            payload: String::from_utf8(layer.payload)
+                .map_err(|_| not_text("signature's payload"))?,
+            signature: layer.signature,
+            certificate: layer.certificate,
+            chain: layer.chain,
+            rekor_bundle: layer.rekor_bundle,
+            ..LockedSignature::default()
         });
     }
     bundle.signatures = signatures;
+    let mut sigstore_bundles = Vec::new();
+    for found in client.sigstore_bundles(reference, &bundle.manifest).await? {
+        sigstore_bundles.push(LockedSigstoreBundle {
+            bundle: String::from_utf8(found).map_err(|_| not_text("Sigstore bundle"))?,
+            key: None,
+            identity: None,
+            issuer: None,
+        });
+    }
+    bundle.sigstore_bundles = sigstore_bundles;
     let refused = |reason: String| LockUpdateError::Refused {
         reference: reference.to_string(),
         reason,
@@ -217,8 +230,31 @@ async fn signed(
     let signers = policy.check(&wasm, Some(&attached)).map_err(refused)?;
     // Which key verified which signature, so that a load can tell a signature changed since
     // from one by a key it never trusted.
-    for (locked, (signature, _)) in bundle.signatures.iter_mut().zip(&attached.signatures) {
+    let (keyed, keyless): (Vec<_>, Vec<_>) = bundle
+        .signatures
+        .iter_mut()
+        .partition(|locked| locked.certificate.is_none());
+    for (locked, (signature, _)) in keyed.into_iter().zip(&attached.signatures) {
         locked.key = policy.verifier(signature, &attached);
+    }
+    // `attached.keyless` lists the keyless layers first, then the bundles, in lock order.
+    let mut verified = attached.keyless.iter().map(|(signature, _)| {
+        signature
+            .as_ref()
+            .ok()
+            .and_then(|signature| policy.keyless_verifier(signature, &attached))
+    });
+    for locked in keyless {
+        if let Some((id, who)) = verified.next().flatten() {
+            (locked.key, locked.identity, locked.issuer) =
+                (Some(id), Some(who.identity), Some(who.issuer));
+        }
+    }
+    for locked in &mut bundle.sigstore_bundles {
+        if let Some((id, who)) = verified.next().flatten() {
+            (locked.key, locked.identity, locked.issuer) =
+                (Some(id), Some(who.identity), Some(who.issuer));
+        }
     }
     bundle.signers = signers.ids();
     Ok(bundle)
