@@ -104,6 +104,8 @@ pub mod telemetry;
 // Adapters at the edge.
 pub mod agent;
 pub mod forgeflare;
+// Policy tests (`hookhost test`): a leaf over the runner and `agent`.
+pub mod policy_test;
 // A daemon that keeps runners loaded, and its client: a leaf over `agent`.
 pub mod serve;
 

@@ -161,3 +161,86 @@ fn an_approval_holds_while_what_the_hooks_run_is_as_approved() {
         "revoking drops what it covered"
     );
 }
+
+#[test]
+fn the_programs_and_scripts_a_command_runs() {
+    use super::trace::Runs;
+    let root = Path::new("/p");
+    let place = Place {
+        root,
+        cwd: root,
+        project_dir: root,
+        home: Some(Path::new("/home/someone")),
+    };
+    let program = |path: &str| Runs::Program(PathBuf::from(path));
+    let script = |path: &str| Runs::Script(PathBuf::from(path));
+    let named = |name: &str| Runs::Named(name.to_string());
+    #[rustfmt::skip]
+    let cases: Vec<(&str, &str, Vec<Runs>)> = vec![
+        ("project variable", r#""$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh"#, vec![program("/p/.claude/hooks/guard.sh")]),
+        ("outside the project too", "/usr/local/bin/guard --strict", vec![program("/usr/local/bin/guard")]),
+        ("an interpreter and its script", "python3 tools/x.py", vec![named("python3"), script("/p/tools/x.py")]),
+        ("a shell and its script", "bash scripts/g.sh", vec![named("bash"), script("/p/scripts/g.sh")]),
+        ("builtins are not looked up", "echo hi; test -f x && true", vec![]),
+        ("wrapped", "timeout 5 ./w.sh | jq .", vec![named("timeout"), program("/p/w.sh"), named("jq")]),
+        ("home", "~/bin/check", vec![program("/home/someone/bin/check")]),
+        ("after cd", "cd hooks && ./a.sh", vec![program("/p/hooks/a.sh")]),
+        ("built at run time", "$TOOLS/x.sh", vec![]),
+    ];
+    for (name, command, expected) in cases {
+        assert_eq!(trace(command, &place).runs, expected, "{name}: {command}");
+    }
+}
+
+#[test]
+fn a_hook_whose_script_is_missing_cannot_run() {
+    use std::os::unix::fs::PermissionsExt as _;
+    let project = tempfile::tempdir().unwrap();
+    let root = project.path();
+    std::fs::write(root.join("ok.sh"), "#!/bin/sh\n").unwrap();
+    std::fs::set_permissions(root.join("ok.sh"), std::fs::Permissions::from_mode(0o755)).unwrap();
+    std::fs::write(root.join("plain.sh"), "#!/bin/sh\n").unwrap();
+    let file = root.join("hooks.toml");
+    std::fs::write(
+        &file,
+        "[[hooks]]\nevent = \"PreToolUse\"\ncommand = \"./ok.sh && bash plain.sh\"\n\n\
+         [[hooks]]\nevent = \"PreToolUse\"\ncommand = \"./plain.sh\"\n\n\
+         [[hooks]]\nevent = \"Stop\"\ncommand = \"\\\"$CLAUDE_PROJECT_DIR\\\"/gone.sh\"\n\n\
+         [[hooks]]\nevent = \"Stop\"\ncommand = \"./gone.sh\"\nenabled = false\n\n\
+         [[hooks]]\nevent = \"Stop\"\ncommand = \"surely-not-installed-hookhost\"\n",
+    )
+    .unwrap();
+    let config = crate::Config::load(&file).unwrap();
+    let found: Vec<(usize, bool, String)> = super::unrunnable(&config, root)
+        .into_iter()
+        .map(|u| (u.hook, u.missing_file, u.message))
+        .collect();
+    let shown = |name: &str| root.join(name).display().to_string();
+    assert_eq!(found.len(), 3, "{found:#?}");
+    assert_eq!((found[0].0, found[0].1), (1, true));
+    assert!(
+        found[0].2.starts_with(&format!(
+            "its command runs {}, which is not executable",
+            shown("plain.sh")
+        )),
+        "{}",
+        found[0].2
+    );
+    assert_eq!((found[1].0, found[1].1), (2, true));
+    assert_eq!(
+        found[1].2,
+        format!(
+            "its command runs {}, which does not exist: the hook would fail at every call (exit \
+             127); create it, or correct the command (the project-directory variables hold the \
+             agent's directory, {})",
+            shown("gone.sh"),
+            root.display()
+        )
+    );
+    assert_eq!((found[2].0, found[2].1), (4, false));
+    assert!(
+        found[2]
+            .2
+            .contains("`surely-not-installed-hookhost`, which is not on PATH")
+    );
+}

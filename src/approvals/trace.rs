@@ -46,6 +46,20 @@ pub struct Traced {
     pub not_recorded: Vec<(PathBuf, NotRecorded)>,
     /// What it runs that cannot be traced to files, as sentences.
     pub untraceable: Vec<String>,
+    /// The programs and scripts it runs, wherever they are, in order: what must be there for
+    /// the command to run at all (`hookhost check` says when one is not).
+    pub runs: Vec<Runs>,
+}
+
+/// A program or script a command runs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Runs {
+    /// A program named by a path, executed (it must exist and be executable).
+    Program(PathBuf),
+    /// A script given to a shell, an interpreter or `source` (it must exist).
+    Script(PathBuf),
+    /// A program named without a `/`: looked up on `PATH` (not a shell builtin or keyword).
+    Named(String),
 }
 
 /// Reads `command` as started in `place.cwd`.
@@ -66,6 +80,81 @@ const MAX_DEPTH: usize = 4;
 const RESERVED: &[&str] = &[
     "if", "then", "else", "elif", "fi", "do", "done", "while", "until", "!", "{", "}", "time",
     "[[", "esac",
+];
+
+/// bash's builtins (and `[`), which no `PATH` lookup finds; the reserved words are
+/// [`RESERVED`].
+const BUILTINS: &[&str] = &[
+    ".",
+    ":",
+    "[",
+    "alias",
+    "bg",
+    "bind",
+    "break",
+    "builtin",
+    "caller",
+    "case",
+    "cd",
+    "command",
+    "compgen",
+    "complete",
+    "compopt",
+    "continue",
+    "declare",
+    "dirs",
+    "disown",
+    "echo",
+    "enable",
+    "eval",
+    "exec",
+    "exit",
+    "export",
+    "false",
+    "fc",
+    "fg",
+    "for",
+    "function",
+    "getopts",
+    "hash",
+    "help",
+    "history",
+    "jobs",
+    "kill",
+    "let",
+    "local",
+    "logout",
+    "mapfile",
+    "popd",
+    "printf",
+    "pushd",
+    "pwd",
+    "read",
+    "readarray",
+    "readonly",
+    "return",
+    "select",
+    "set",
+    "shift",
+    "shopt",
+    "source",
+    "suspend",
+    "test",
+    "times",
+    "trap",
+    "true",
+    "type",
+    "typeset",
+    "ulimit",
+    "umask",
+    "unalias",
+    "unset",
+    "wait",
+    "while",
+    "until",
+    "[[",
+    "]]",
+    "coproc",
 ];
 
 /// Programs that run the command in their arguments, with their options that take a value and
@@ -204,6 +293,11 @@ impl Tracer<'_> {
         }
         if name.contains('/') {
             self.record(first, &name, cwd);
+            if let Some(path) = self.resolve(first, &name, cwd) {
+                self.runs(Runs::Program(path));
+            }
+        } else if !BUILTINS.contains(&name.as_str()) && !RESERVED.contains(&name.as_str()) {
+            self.runs(Runs::Named(name.clone()));
         }
         let program = name.rsplit('/').next().unwrap_or_default();
         let interpreter = INTERPRETERS.iter().find(|(known, _)| {
@@ -341,7 +435,18 @@ impl Tracer<'_> {
                 "its command names the scripts it runs by a pattern",
                 &word.raw,
             ),
-            Some(text) => self.record(word, &text, cwd),
+            Some(text) => {
+                self.record(word, &text, cwd);
+                if let Some(path) = self.resolve(word, &text, cwd) {
+                    self.runs(Runs::Script(path));
+                }
+            }
+        }
+    }
+
+    fn runs(&mut self, runs: Runs) {
+        if !self.traced.runs.contains(&runs) {
+            self.traced.runs.push(runs);
         }
     }
 
@@ -361,20 +466,15 @@ impl Tracer<'_> {
     }
 
     fn record(&mut self, word: &Word, text: &str, cwd: &Option<PathBuf>) {
-        let Some(path) = self.expand_tilde(word, text) else {
+        if self.expand_tilde(word, text).is_none() {
             return self.not_recorded(PathBuf::from(text), NotRecorded::Outside);
-        };
-        let path = if path.is_absolute() {
-            path
-        } else if let Some(cwd) = cwd {
-            cwd.join(path)
-        } else {
+        }
+        let Some(path) = self.resolve(word, text, cwd) else {
             return self.untraceable(
                 "its command names a path after a `cd` to a directory built at run time",
                 &word.raw,
             );
         };
-        let path = normalize(&path);
         if !path.starts_with(self.place.root) {
             self.not_recorded(path, NotRecorded::Outside)
         } else if path.is_dir() {
@@ -382,6 +482,18 @@ impl Tracer<'_> {
         } else if !self.traced.files.contains(&path) {
             self.traced.files.push(path);
         }
+    }
+
+    /// The absolute path a word names (`None`: someone else's home, or relative to a
+    /// directory built at run time).
+    fn resolve(&self, word: &Word, text: &str, cwd: &Option<PathBuf>) -> Option<PathBuf> {
+        let path = self.expand_tilde(word, text)?;
+        let path = match cwd {
+            _ if path.is_absolute() => path,
+            Some(cwd) => cwd.join(path),
+            None => return None,
+        };
+        Some(normalize(&path))
     }
 
     /// `~/x` as `$HOME/x`; `None` for `~user/x` (someone's home: outside the project).

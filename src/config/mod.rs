@@ -35,6 +35,8 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 pub use error::{ConfigError, ConfigProblem};
+// The located-problem machinery, for the other files hookhost validates (`policy_test`).
+pub(crate) use fields::{Problems, close_to, to_json};
 pub use location::Location;
 pub use log::{DEFAULT_DROP, LogSpec};
 pub use managed::{MANAGED_CONFIG_ENV, MANAGED_CONFIG_PATH, ManagedFile, ManagedOrigin, Ownership};

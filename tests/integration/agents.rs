@@ -531,6 +531,20 @@ fn import_never_replaces_a_file_without_force_and_dry_run_writes_nothing() {
     let forced = hookhost(&project, &["import", "--force"], "");
     assert_eq!(forced.code, 0, "{}", forced.stderr);
     assert!(project.read("hooks.toml").contains("./stop.sh"));
+    // The script is not there yet: check says so rather than let the hook fail at every call.
+    let check = hookhost(&project, &["check"], "");
+    assert_eq!(check.code, 1, "{}{}", check.stdout, check.stderr);
+    assert!(
+        check.stderr.contains("stop.sh, which does not exist"),
+        "{}",
+        check.stderr
+    );
+    std::fs::write(project.path("stop.sh"), "#!/bin/sh\n").unwrap();
+    std::fs::set_permissions(
+        project.path("stop.sh"),
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )
+    .unwrap();
     let check = hookhost(&project, &["check"], "");
     assert_eq!(check.code, 0, "{}{}", check.stdout, check.stderr);
 
