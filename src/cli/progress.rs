@@ -39,6 +39,7 @@ pub fn watch_compiles(options: &mut hookhost::RunnerOptions) -> Compiles {
                     super::render::safe(hook),
                     indicatif::HumanBytes(bytes)
                 ));
+                bar.tick();
                 bar.enable_steady_tick(Duration::from_millis(100));
                 *line = Some(bar);
             }

@@ -17,6 +17,8 @@ mod bundle;
 mod cli;
 #[cfg(feature = "cli")]
 mod cli_input;
+#[cfg(feature = "cli")]
+mod compile_progress;
 mod command;
 mod contract;
 #[cfg(feature = "cli")]

@@ -403,3 +403,58 @@ expect = { decision = "block" }
         "{text}"
     );
 }
+
+/// Copies `from` into `to`, recursively.
+fn copy_tree(from: &std::path::Path, to: &std::path::Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap().flatten() {
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            if entry.file_name() != "target" {
+                copy_tree(&entry.path(), &target);
+            }
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
+
+/// Every example hook ships a hooks.toml and a hooks.test.toml, and passes its tests, built
+/// for real. The examples are copied as they are into a layout like the workspace's (their
+/// hooks.toml names `../../target/wasm32-wasip2/release/NAME.wasm`), so that what they write
+/// stays out of the checkout.
+#[test]
+fn the_example_hooks_pass_their_own_tests() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let project = Project::new();
+    let mut files = Vec::new();
+    for name in crate::support::EXAMPLES {
+        let built = crate::support::build_fixture(name);
+        let example = root.join("example-hooks").join(name);
+        for file in ["hooks.toml", "hooks.test.toml"] {
+            assert!(example.join(file).is_file(), "example-hooks/{name} ships no {file}");
+        }
+        copy_tree(&example, &project.path("example-hooks").join(name));
+        let release = project.path("target/wasm32-wasip2/release");
+        if !release.exists() {
+            std::fs::create_dir_all(release.parent().unwrap()).unwrap();
+            std::os::unix::fs::symlink(built.parent().unwrap(), &release).unwrap();
+        }
+        files.push(format!("example-hooks/{name}/hooks.test.toml"));
+    }
+    let mut args = vec!["test"];
+    args.extend(files.iter().map(String::as_str));
+    let out = hookhost(&project, &args);
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(0), "{}", all(&out));
+    assert!(text.contains(" passed, 0 failed, 0 could not run\n"), "{text}");
+    // The hooks ran for real: the audit log and the session log were written.
+    let workspace = project.path("example-hooks/audit-log/workspace");
+    assert_eq!(
+        std::fs::read_to_string(workspace.join(".forgeflare/audit/calls.jsonl"))
+            .unwrap()
+            .lines()
+            .count(),
+        2
+    );
+}
