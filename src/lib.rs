@@ -41,6 +41,9 @@
 //! tags R1 to R9 in comments are the sections of forgeflare's hook specification
 //! (docs/forgeflare.md, "Requirement tags").
 //!
+//! Leaves on top: [`serve`] (a daemon keeping runners loaded) and [`policy_test`] (a test file's
+//! cases run through the real hooks: `hookhost test`).
+//!
 //! Two ways in:
 //! - the native API: [`HookRunner`] with [`RunnerOptions`]; [`HookRunner::fire`] takes any
 //!   [`Event`] and returns an [`Outcome`] (the merged [`Decision`], the rewritten input, context,

@@ -13,7 +13,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::words::{Part, Token, Word, tokens};
+use super::words::{BUILTINS, Part, Token, Word, tokens};
 use crate::dialect::PROJECT_DIR_VARIABLES;
 
 /// Where a command runs.
@@ -80,81 +80,6 @@ const MAX_DEPTH: usize = 4;
 const RESERVED: &[&str] = &[
     "if", "then", "else", "elif", "fi", "do", "done", "while", "until", "!", "{", "}", "time",
     "[[", "esac",
-];
-
-/// bash's builtins (and `[`), which no `PATH` lookup finds; the reserved words are
-/// [`RESERVED`].
-const BUILTINS: &[&str] = &[
-    ".",
-    ":",
-    "[",
-    "alias",
-    "bg",
-    "bind",
-    "break",
-    "builtin",
-    "caller",
-    "case",
-    "cd",
-    "command",
-    "compgen",
-    "complete",
-    "compopt",
-    "continue",
-    "declare",
-    "dirs",
-    "disown",
-    "echo",
-    "enable",
-    "eval",
-    "exec",
-    "exit",
-    "export",
-    "false",
-    "fc",
-    "fg",
-    "for",
-    "function",
-    "getopts",
-    "hash",
-    "help",
-    "history",
-    "jobs",
-    "kill",
-    "let",
-    "local",
-    "logout",
-    "mapfile",
-    "popd",
-    "printf",
-    "pushd",
-    "pwd",
-    "read",
-    "readarray",
-    "readonly",
-    "return",
-    "select",
-    "set",
-    "shift",
-    "shopt",
-    "source",
-    "suspend",
-    "test",
-    "times",
-    "trap",
-    "true",
-    "type",
-    "typeset",
-    "ulimit",
-    "umask",
-    "unalias",
-    "unset",
-    "wait",
-    "while",
-    "until",
-    "[[",
-    "]]",
-    "coproc",
 ];
 
 /// Programs that run the command in their arguments, with their options that take a value and

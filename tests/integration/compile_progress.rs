@@ -81,7 +81,14 @@ fn a_terminal_sees_each_compile_and_agent_hook_answers_alone() {
     let out = hookhost(
         &project,
         &project.path("cold-pipe"),
-        &["fire", "PreToolUse", "--config", "hooks.toml", "--input", "{}"],
+        &[
+            "fire",
+            "PreToolUse",
+            "--config",
+            "hooks.toml",
+            "--input",
+            "{}",
+        ],
     );
     assert_eq!(String::from_utf8_lossy(&out.stderr), "");
     assert!(!String::from_utf8_lossy(&out.stdout).contains("Compil"));

@@ -17,9 +17,9 @@ mod bundle;
 mod cli;
 #[cfg(feature = "cli")]
 mod cli_input;
+mod command;
 #[cfg(feature = "cli")]
 mod compile_progress;
-mod command;
 mod contract;
 #[cfg(feature = "cli")]
 mod decisions;

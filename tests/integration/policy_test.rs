@@ -432,7 +432,10 @@ fn the_example_hooks_pass_their_own_tests() {
         let built = crate::support::build_fixture(name);
         let example = root.join("example-hooks").join(name);
         for file in ["hooks.toml", "hooks.test.toml"] {
-            assert!(example.join(file).is_file(), "example-hooks/{name} ships no {file}");
+            assert!(
+                example.join(file).is_file(),
+                "example-hooks/{name} ships no {file}"
+            );
         }
         copy_tree(&example, &project.path("example-hooks").join(name));
         let release = project.path("target/wasm32-wasip2/release");
@@ -447,7 +450,10 @@ fn the_example_hooks_pass_their_own_tests() {
     let out = hookhost(&project, &args);
     let text = stdout(&out);
     assert_eq!(out.status.code(), Some(0), "{}", all(&out));
-    assert!(text.contains(" passed, 0 failed, 0 could not run\n"), "{text}");
+    assert!(
+        text.contains(" passed, 0 failed, 0 could not run\n"),
+        "{text}"
+    );
     // The hooks ran for real: the audit log and the session log were written.
     let workspace = project.path("example-hooks/audit-log/workspace");
     assert_eq!(
@@ -456,5 +462,53 @@ fn the_example_hooks_pass_their_own_tests() {
             .lines()
             .count(),
         2
+    );
+}
+
+/// The code block after `<!-- example: NAME -->` in docs/testing.md.
+fn documented(name: &str) -> String {
+    let page = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/testing.md"),
+    )
+    .unwrap();
+    let marker = format!("<!-- example: {name} -->\n");
+    let after = &page[page.find(&marker).unwrap_or_else(|| panic!("no {marker}")) + marker.len()..];
+    let body = &after[after.find('\n').unwrap() + 1..];
+    body[..body.find("```").unwrap()].to_string()
+}
+
+#[test]
+fn the_documented_example_runs_as_shown() {
+    let project = Project::new();
+    std::fs::write(project.path("hooks.toml"), documented("hooks.toml")).unwrap();
+    std::fs::write(
+        project.path("hooks.test.toml"),
+        documented("hooks.test.toml"),
+    )
+    .unwrap();
+    let out = hookhost(&project, &["test"]);
+    assert_eq!(out.status.code(), Some(0), "{}", all(&out));
+    let text = stdout(&out);
+    let shown = documented("run");
+    // Each row as the page shows it, but for the times.
+    for row in shown.lines().filter(|line| line.ends_with("  ok")) {
+        let cells: Vec<&str> = row
+            .split("  ")
+            .map(str::trim)
+            .filter(|c| !c.is_empty())
+            .collect();
+        let (name, event, came_out) = (cells[0], cells[1], cells[2]);
+        let line = text
+            .lines()
+            .find(|line| line.trim_start().starts_with(name))
+            .unwrap_or_else(|| panic!("{name}: {text}"));
+        assert!(
+            line.contains(event) && line.contains(came_out),
+            "{row}\n{line}"
+        );
+    }
+    assert!(
+        text.trim_end().ends_with(shown.lines().last().unwrap()),
+        "{text}"
     );
 }

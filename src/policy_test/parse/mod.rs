@@ -11,10 +11,15 @@ use serde_json::Value;
 use toml::Spanned;
 use toml::de::{DeTable, DeValue};
 
-use super::{Case, CaseEvent, CaseLayers, Expect, ExpectReply, Named};
+mod expect;
+mod fields;
+
+use super::{Case, CaseEvent, CaseLayers, Named};
 use crate::config::{ConfigProblem, Problems, close_to, to_json};
 use crate::dialect::AgentFormat;
 use crate::event::catalog;
+use expect::parse_expect;
+use fields::Fields;
 
 const TOP_KEYS: &[&str] = &["layers", "cwd", "cases"];
 const CASE_KEYS: &[&str] = &[
@@ -31,24 +36,10 @@ const CASE_KEYS: &[&str] = &[
     "cwd",
     "expect",
 ];
-const EXPECT_KEYS: &[&str] = &[
-    "decision",
-    "by",
-    "reason",
-    "hook_failed",
-    "updated_input",
-    "context",
-    "signals",
-    "ran",
-    "did_not_run",
-    "reply",
-];
-const REPLY_KEYS: &[&str] = &["exit_code", "json", "stdout", "stderr"];
 const LAYER_KEYS: &[&str] = &["managed", "user", "project", "local"];
-const DECISIONS: &[&str] = &["allow", "approve", "warn", "ask", "block"];
 
 /// The case a problem belongs to: its index and name.
-type CaseRef = Option<(usize, Option<String>)>;
+pub(super) type CaseRef = Option<(usize, Option<String>)>;
 
 /// The cases of the test file at `path`, or every problem found.
 pub(super) fn parse_file(text: &str, path: &Path) -> Result<Vec<Case>, Vec<ConfigProblem>> {
@@ -401,146 +392,8 @@ fn parse_layers(fields: &Fields<'_, '_>, base: &Path, sink: &mut Problems<'_>) -
     }
 }
 
-fn parse_expect(
-    fields: &Fields<'_, '_>,
-    agent: Option<AgentFormat>,
-    span: &Range<usize>,
-    sink: &mut Problems<'_>,
-) -> Option<Expect> {
-    let errors_before = sink.len();
-    fields.unknown_keys(EXPECT_KEYS, sink);
-    let decision = fields
-        .string("decision", sink)
-        .and_then(|(decision, span)| {
-            if DECISIONS.contains(&decision.as_str()) {
-                return Some(decision);
-            }
-            fields.problem(
-                sink,
-                &span,
-                format!(
-                    "unknown decision `{}`{} (decisions: {})",
-                    crate::text::name(&decision),
-                    did_you_mean(DECISIONS, &decision.to_ascii_lowercase()),
-                    DECISIONS.join(", ")
-                ),
-            );
-            None
-        });
-    let by = fields.string("by", sink);
-    let by = named(by.into_iter().collect(), sink).pop();
-    let ran = fields.strings("ran", sink);
-    let ran = named(ran, sink);
-    let did_not_run = fields.strings("did_not_run", sink);
-    let did_not_run = named(did_not_run, sink);
-    let expect = Expect {
-        decision,
-        by,
-        reason: texts(fields.strings("reason", sink)),
-        hook_failed: fields.bool("hook_failed", sink),
-        updated_input: fields.json_object("updated_input", sink),
-        context: texts(fields.strings("context", sink)),
-        signals: fields
-            .field("signals")
-            .map(|_| texts(fields.strings("signals", sink))),
-        ran,
-        did_not_run,
-        reply: fields.table("reply", sink).and_then(|(table, span)| {
-            if agent.is_none() {
-                fields.problem(
-                    sink,
-                    &span,
-                    "`expect.reply` is what an agent reads back: say which agent with \
-                         `agent` (claude, copilot, gemini, ...)"
-                        .to_string(),
-                );
-            }
-            parse_reply(&fields.nested(table, "`expect.reply`"), sink)
-        }),
-    };
-    let allowed = matches!(expect.decision.as_deref(), Some("allow"));
-    for (key, bad) in [
-        ("by", allowed && expect.by.is_some()),
-        (
-            "reason",
-            matches!(expect.decision.as_deref(), Some("allow" | "approve"))
-                && !expect.reason.is_empty(),
-        ),
-        (
-            "hook_failed",
-            expect.hook_failed.is_some() && !matches!(expect.decision.as_deref(), Some("block")),
-        ),
-    ] {
-        if bad && let Some((_, span)) = fields.key(key) {
-            let decision = expect.decision.as_deref().unwrap_or_default();
-            fields.problem(
-                sink,
-                &span,
-                format!(
-                    "`{key}` cannot hold with decision = \"{decision}\" ({}); remove one of them",
-                    match key {
-                        "hook_failed" => "only a block comes from a hook's failure",
-                        "by" => "an allow is nobody's decision",
-                        _ => "it has no reason",
-                    }
-                ),
-            );
-        }
-    }
-    if fields.table.is_empty() {
-        fields.problem(
-            sink,
-            span,
-            "`expect` checks nothing: say what must come out (decision, by, reason, ran, ...), \
-             or the case could never fail"
-                .to_string(),
-        );
-    }
-    (sink.len() == errors_before).then_some(expect)
-}
-
-fn parse_reply(fields: &Fields<'_, '_>, sink: &mut Problems<'_>) -> Option<ExpectReply> {
-    fields.unknown_keys(REPLY_KEYS, sink);
-    let exit_code = fields.field("exit_code").and_then(|value| {
-        let code = match value.get_ref() {
-            DeValue::Integer(int) => u8::from_str_radix(int.as_str(), int.radix()).ok(),
-            _ => None,
-        };
-        if code.is_none() {
-            fields.problem(
-                sink,
-                &value.span(),
-                "`exit_code` must be a whole number from 0 to 255".to_string(),
-            );
-        }
-        code
-    });
-    let json = fields
-        .field("json")
-        .and_then(|value| match value.get_ref() {
-            DeValue::String(text) => match serde_json::from_str(text) {
-                Ok(json) => Some(json),
-                Err(error) => {
-                    fields.problem(
-                        sink,
-                        &value.span(),
-                        format!("`json` is not JSON ({error}); write it as a TOML table"),
-                    );
-                    None
-                }
-            },
-            other => Some(to_json(other)),
-        });
-    Some(ExpectReply {
-        exit_code,
-        json,
-        stdout: texts(fields.strings("stdout", sink)),
-        stderr: texts(fields.strings("stderr", sink)),
-    })
-}
-
 /// Hook names, each with where it is written.
-fn named(list: Vec<(String, Range<usize>)>, sink: &Problems<'_>) -> Vec<Named> {
+pub(super) fn named(list: Vec<(String, Range<usize>)>, sink: &Problems<'_>) -> Vec<Named> {
     list.into_iter()
         .map(|(name, span)| Named {
             name,
@@ -549,217 +402,12 @@ fn named(list: Vec<(String, Range<usize>)>, sink: &Problems<'_>) -> Vec<Named> {
         .collect()
 }
 
-fn texts(list: Vec<(String, Range<usize>)>) -> Vec<String> {
+pub(super) fn texts(list: Vec<(String, Range<usize>)>) -> Vec<String> {
     list.into_iter().map(|(text, _)| text).collect()
 }
 
-fn did_you_mean(known: &[&str], word: &str) -> String {
+pub(super) fn did_you_mean(known: &[&str], word: &str) -> String {
     close_to(known, word)
         .map(|known| format!("; did you mean `{known}`?"))
         .unwrap_or_default()
-}
-
-/// The fields of one table of the file, and the case its problems belong to.
-struct Fields<'a, 'i> {
-    table: &'a DeTable<'i>,
-    case: CaseRef,
-    /// What holds these keys, for messages: "a case", "`expect`".
-    owner: &'static str,
-}
-
-impl<'a, 'i> Fields<'a, 'i> {
-    fn nested<'b>(&self, table: &'b DeTable<'i>, owner: &'static str) -> Fields<'b, 'i> {
-        Fields {
-            table,
-            case: self.case.clone(),
-            owner,
-        }
-    }
-
-    fn problem(&self, sink: &mut Problems<'_>, span: &Range<usize>, message: String) {
-        sink.push(span, self.case.clone(), message);
-    }
-
-    fn field(&self, key: &str) -> Option<&'a Spanned<DeValue<'i>>> {
-        self.key(key).map(|(value, _)| value)
-    }
-
-    /// A key's value and the key's own span.
-    fn key(&self, key: &str) -> Option<(&'a Spanned<DeValue<'i>>, Range<usize>)> {
-        self.table
-            .iter()
-            .find(|(k, _)| k.get_ref().as_ref() == key)
-            .map(|(k, v)| (v, k.span()))
-    }
-
-    fn unknown_keys(&self, known: &[&str], sink: &mut Problems<'_>) {
-        for (key, _) in self.table.iter() {
-            let name = key.get_ref().as_ref();
-            if !known.contains(&name) {
-                self.problem(
-                    sink,
-                    &key.span(),
-                    format!(
-                        "unknown key `{}`{} ({} takes: {})",
-                        crate::text::name(name),
-                        did_you_mean(known, name),
-                        self.owner,
-                        known.join(", ")
-                    ),
-                );
-            }
-        }
-    }
-
-    fn string(&self, key: &str, sink: &mut Problems<'_>) -> Option<(String, Range<usize>)> {
-        let value = self.field(key)?;
-        match value.get_ref() {
-            DeValue::String(text) if !text.trim().is_empty() => {
-                Some((text.to_string(), value.span()))
-            }
-            other => {
-                self.problem(
-                    sink,
-                    &value.span(),
-                    format!(
-                        "`{key}` must be a non-empty string, found {}",
-                        if other.is_str() {
-                            "an empty one"
-                        } else {
-                            other.type_str()
-                        }
-                    ),
-                );
-                None
-            }
-        }
-    }
-
-    /// A string or a list of strings (each non-empty); absent is empty.
-    fn strings(&self, key: &str, sink: &mut Problems<'_>) -> Vec<(String, Range<usize>)> {
-        let Some(value) = self.field(key) else {
-            return Vec::new();
-        };
-        let items: Vec<&Spanned<DeValue<'_>>> = match value.get_ref() {
-            DeValue::Array(items) => items.iter().collect(),
-            _ => vec![value],
-        };
-        let mut out = Vec::new();
-        for item in items {
-            match item.get_ref() {
-                DeValue::String(text) if !text.is_empty() => {
-                    out.push((text.to_string(), item.span()))
-                }
-                other => self.problem(
-                    sink,
-                    &item.span(),
-                    format!(
-                        "`{key}` takes a non-empty string or a list of them, found {}",
-                        if other.is_str() {
-                            "an empty string"
-                        } else {
-                            other.type_str()
-                        }
-                    ),
-                ),
-            }
-        }
-        out
-    }
-
-    fn bool(&self, key: &str, sink: &mut Problems<'_>) -> Option<bool> {
-        let value = self.field(key)?;
-        match value.get_ref() {
-            DeValue::Boolean(b) => Some(*b),
-            other => {
-                self.problem(
-                    sink,
-                    &value.span(),
-                    format!("`{key}` must be true or false, found {}", other.type_str()),
-                );
-                None
-            }
-        }
-    }
-
-    fn table(&self, key: &str, sink: &mut Problems<'_>) -> Option<(&'a DeTable<'i>, Range<usize>)> {
-        let value = self.field(key)?;
-        match value.get_ref() {
-            DeValue::Table(table) => Some((table, value.span())),
-            other => {
-                self.problem(
-                    sink,
-                    &value.span(),
-                    format!("`{key}` must be a table, found {}", other.type_str()),
-                );
-                None
-            }
-        }
-    }
-
-    /// A JSON object: a TOML table, or a string holding a JSON object.
-    fn json_object(&self, key: &str, sink: &mut Problems<'_>) -> Option<Value> {
-        let value = self.field(key)?;
-        let json = match value.get_ref() {
-            DeValue::Table(_) => Ok(to_json(value.get_ref())),
-            DeValue::String(text) => serde_json::from_str::<Value>(text)
-                .map_err(|error| format!("`{key}` is not JSON ({error})")),
-            other => Err(format!(
-                "`{key}` must be a table or a string of JSON, found {}",
-                other.type_str()
-            )),
-        };
-        match json {
-            Ok(json @ Value::Object(_)) => Some(json),
-            Ok(other) => {
-                self.problem(
-                    sink,
-                    &value.span(),
-                    format!("`{key}` must be a JSON object, found {other}"),
-                );
-                None
-            }
-            Err(message) => {
-                self.problem(sink, &value.span(), message);
-                None
-            }
-        }
-    }
-
-    /// A table of strings (`env = { NAME = "value" }`).
-    fn string_table(&self, key: &str, sink: &mut Problems<'_>) -> Vec<(String, String)> {
-        let Some((table, _)) = self.table(key, sink) else {
-            return Vec::new();
-        };
-        let mut out = Vec::new();
-        for (name, value) in table.iter() {
-            match value.get_ref() {
-                DeValue::String(text) => out.push((name.get_ref().to_string(), text.to_string())),
-                other => self.problem(
-                    sink,
-                    &value.span(),
-                    format!(
-                        "every value of `{key}` must be a string, found {}",
-                        other.type_str()
-                    ),
-                ),
-            }
-        }
-        out
-    }
-
-    /// A directory relative to `base`, which must exist.
-    fn directory(&self, key: &str, base: &Path, sink: &mut Problems<'_>) -> Option<PathBuf> {
-        let (text, span) = self.string(key, sink)?;
-        let dir = base.join(text);
-        if !dir.is_dir() {
-            self.problem(
-                sink,
-                &span,
-                format!("`{key}` names {}, which is not a directory", dir.display()),
-            );
-            return None;
-        }
-        Some(dir)
-    }
 }
