@@ -38,6 +38,8 @@ mod expect;
 pub mod junit;
 mod parse;
 mod run;
+#[cfg(test)]
+mod tests;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;

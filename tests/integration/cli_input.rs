@@ -145,6 +145,12 @@ fn paths_that_are_not_utf8_are_taken_by_every_command() {
         r#"{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "true"}]}]}}"#,
     )
     .unwrap();
+    std::fs::write(
+        project.root().join(name(b"t-\xe9.test.toml")),
+        "[layers]\nproject = \".forgeflare/hooks.toml\"\n\n[[cases]]\nname = \"blocked\"\n\
+         event = \"PreToolUse\"\ntool = \"Bash\"\nexpect.decision = \"block\"\n",
+    )
+    .unwrap();
     let os = |text: &str| std::ffi::OsString::from(text);
     #[rustfmt::skip]
     let cases: Vec<(Vec<std::ffi::OsString>, i32, &str)> = vec![
@@ -158,6 +164,8 @@ fn paths_that_are_not_utf8_are_taken_by_every_command() {
         (vec![os("keygen"), os("--unencrypted"), os("--out"), name(b"key-\xe9")], 0, "key-\u{fffd}.pub"),
         (vec![os("verify"), name(b"missing-\xe9.wasm"), os("--trusted"), name(b"key-\xe9.pub")], 1, "missing-\u{fffd}.wasm"),
         (vec![os("test"), name(b"missing-\xe9.test.toml")], 1, "missing-\u{fffd}.test.toml"),
+        (vec![os("test"), name(b"t-\xe9.test.toml"), os("--junit"), name(b"r-\xe9.xml")], 0, "t-\u{fffd}.test.toml\n"),
+        (vec![os("allow"), os("--config"), config.clone()], 0, "approved: sha256 "),
     ];
     for (args, code, expected) in cases {
         let args_os: Vec<&std::ffi::OsStr> = args.iter().map(|a| a.as_os_str()).collect();
@@ -168,6 +176,7 @@ fn paths_that_are_not_utf8_are_taken_by_every_command() {
     }
     assert!(project.root().join(name(b"key-\xe9.key")).is_file());
     assert!(project.root().join(name(b"out-\xe9.toml")).is_file());
+    assert!(project.root().join(name(b"r-\xe9.xml")).is_file());
 }
 
 #[test]

@@ -75,9 +75,11 @@ pub(super) fn parse_expect(
                 fields.problem(
                     sink,
                     &span,
-                    "`expect.reply` is what an agent reads back: say which agent with \
-                         `agent` (claude, copilot, gemini, ...)"
-                        .to_string(),
+                    format!(
+                        "`expect.reply` is what an agent reads back: say which agent with \
+                         `agent` ({})",
+                        super::agent_names()
+                    ),
                 );
             }
             parse_reply(&fields.nested(table, "`expect.reply`"), sink)

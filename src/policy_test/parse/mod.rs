@@ -221,7 +221,7 @@ fn parse_agent(case: &Fields<'_, '_>, sink: &mut Problems<'_>) -> Option<AgentFo
                     "unknown agent `{}`{} (agents: {})",
                     crate::text::name(&name),
                     did_you_mean(&names, &name.to_ascii_lowercase()),
-                    names.join(", ")
+                    agent_names()
                 ),
             );
             None
@@ -254,9 +254,10 @@ fn parse_event(
             case.problem(
                 sink,
                 &stdin.span(),
-                "`stdin` is an agent's own JSON: say whose with `agent` (claude, copilot, \
-                 gemini, ...)"
-                    .to_string(),
+                format!(
+                    "`stdin` is an agent's own JSON: say whose with `agent` ({})",
+                    agent_names()
+                ),
             );
         }
         let text = match stdin.get_ref() {
@@ -353,7 +354,22 @@ fn event_name(given: &str, agent: Option<AgentFormat>) -> Result<String, String>
         ));
     }
     if let Some(format) = agent {
-        return crate::agent::resolve_name(format, given).map_err(|error| error.to_string());
+        let name = crate::agent::resolve_name(format, given).map_err(|e| e.to_string())?;
+        // A custom event close to one of the agent's own names is that name misspelt.
+        let lower = given.to_ascii_lowercase();
+        let meant = format.events().iter().find(|spec| {
+            name == given
+                && crate::event::catalog::within_two_edits(&spec.agent.to_ascii_lowercase(), &lower)
+        });
+        return match meant {
+            Some(spec) => Err(format!(
+                "unknown {} event {}; did you mean {}? (a misspelt event would reach no hook)",
+                format.agent(),
+                crate::text::quote(given),
+                spec.agent
+            )),
+            None => Ok(name),
+        };
     }
     match catalog::lookalike(given) {
         Some(meant) => Err(format!(
@@ -400,6 +416,12 @@ pub(super) fn named(list: Vec<(String, Range<usize>)>, sink: &Problems<'_>) -> V
             location: sink.lines.locate(span.start),
         })
         .collect()
+}
+
+/// The agents a case may name: every format `agent-hook --format` takes.
+pub(super) fn agent_names() -> String {
+    let names: Vec<&str> = AgentFormat::ALL.iter().map(|(_, name)| *name).collect();
+    names.join(", ")
 }
 
 pub(super) fn texts(list: Vec<(String, Range<usize>)>) -> Vec<String> {
