@@ -4,43 +4,13 @@
 //! fails open allows everything in silence.
 
 use std::os::unix::fs::PermissionsExt as _;
-use std::process::{Command, Output, Stdio};
+use std::process::Command;
 
+use crate::agents::{Reply, hookhost};
 use crate::support::Project;
 
-/// The binary in `project`, hermetic, with none of the agents' variables of whoever runs the
-/// tests (a test run inside Claude Code has `CLAUDE_PROJECT_DIR`).
-fn hookhost(project: &Project, args: &[&str], stdin: &str) -> Output {
-    use std::io::Write as _;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_hookhost"))
-        .args(args)
-        .current_dir(project.root())
-        .env("HOOKHOST_CONFIG_DIR", project.path(".no-user-config"))
-        .env("HOOKHOST_DATA_DIR", project.path(".no-user-data"))
-        .env_remove("CLAUDE_PROJECT_DIR")
-        .env_remove("GEMINI_PROJECT_DIR")
-        .env_remove("HOOKHOST_AGENT")
-        .envs(crate::support::test_cache_env())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
-}
-
-fn all(out: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
+fn all(out: &Reply) -> String {
+    format!("{}{}", out.stdout, out.stderr)
 }
 
 /// A Claude Code project whose PreToolUse guard is a script named by `$CLAUDE_PROJECT_DIR`,
@@ -75,16 +45,16 @@ const RM_RF: &str = r#"{"command":"rm -rf /"}"#;
 fn an_imported_guard_blocks_under_fire_replay_and_agent_hook_alike() {
     let project = claude_project();
     let out = hookhost(&project, &["import"], "");
-    assert_eq!(out.status.code(), Some(0), "{}", all(&out));
+    assert_eq!(out.code, 0, "{}", all(&out));
     let out = hookhost(&project, &["check"], "");
-    assert_eq!(out.status.code(), Some(0), "{}", all(&out));
+    assert_eq!(out.code, 0, "{}", all(&out));
 
     let out = hookhost(
         &project,
         &["fire", "PreToolUse", "--tool", "Bash", "--input", RM_RF],
         "",
     );
-    assert_eq!(out.status.code(), Some(2), "{}", all(&out));
+    assert_eq!(out.code, 2, "{}", all(&out));
     assert!(
         all(&out).contains("=> BLOCKED: blocked by "),
         "{}",
@@ -103,7 +73,7 @@ fn an_imported_guard_blocks_under_fire_replay_and_agent_hook_alike() {
         ],
         "",
     );
-    assert_eq!(out.status.code(), Some(0), "{}", all(&out));
+    assert_eq!(out.code, 0, "{}", all(&out));
 
     std::fs::write(
         project.path("session.jsonl"),
@@ -128,7 +98,7 @@ fn an_imported_guard_blocks_under_fire_replay_and_agent_hook_alike() {
         &["agent-hook", "--format", "claude"],
         &event.to_string(),
     );
-    assert_eq!(out.status.code(), Some(0), "{}", all(&out));
+    assert_eq!(out.code, 0, "{}", all(&out));
     assert!(
         all(&out).contains(r#""permissionDecision":"deny""#),
         "{}",
@@ -160,8 +130,9 @@ fn the_callers_own_project_directory_wins() {
         .envs(crate::support::test_cache_env())
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(2), "{}", all(&out));
-    assert!(all(&out).contains("from elsewhere"), "{}", all(&out));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(2), "{text}");
+    assert!(text.contains("from elsewhere"), "{text}");
 }
 
 #[test]
@@ -171,7 +142,7 @@ fn check_reports_a_script_that_cannot_run() {
     let script = project.path(".claude/hooks/deny-destructive.sh");
     std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o644)).unwrap();
     let out = hookhost(&project, &["check"], "");
-    assert_eq!(out.status.code(), Some(1), "{}", all(&out));
+    assert_eq!(out.code, 1, "{}", all(&out));
     let expected = format!(
         "hook #1 (deny-destructive.sh): its command runs {}, which is not executable",
         script.display()
@@ -180,8 +151,8 @@ fn check_reports_a_script_that_cannot_run() {
 
     std::fs::remove_file(&script).unwrap();
     let out = hookhost(&project, &["check"], "");
-    assert_eq!(out.status.code(), Some(1), "{}", all(&out));
-    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.code, 1, "{}", all(&out));
+    let stderr = &out.stderr;
     let expected = format!(
         "error: {}:5:1: hook #1 (deny-destructive.sh): its command runs {}, which does not exist",
         project.path("hooks.toml").display(),
@@ -205,7 +176,7 @@ fn check_reports_a_script_that_cannot_run() {
     )
     .unwrap();
     let out = hookhost(&project, &["check"], "");
-    assert_eq!(out.status.code(), Some(0), "{}", all(&out));
+    assert_eq!(out.code, 0, "{}", all(&out));
     let expected = format!(
         "warning: {}:1:1: hook #1 (no-such-program-hookhost --check | jq .): its command runs `no-such-program-hookhost`, which is not on PATH",
         project.path("hooks.toml").display()

@@ -10,10 +10,10 @@ use serde_json::{Value, json};
 use crate::support::{Project, build_fixture};
 
 /// What the binary answered: stdout, stderr, exit status.
-struct Reply {
-    stdout: String,
-    stderr: String,
-    code: i32,
+pub(crate) struct Reply {
+    pub(crate) stdout: String,
+    pub(crate) stderr: String,
+    pub(crate) code: i32,
 }
 
 impl Reply {
@@ -31,7 +31,7 @@ impl Reply {
     }
 }
 
-fn hookhost(project: &Project, args: &[&str], stdin: &str) -> Reply {
+pub(crate) fn hookhost(project: &Project, args: &[&str], stdin: &str) -> Reply {
     let mut child = Command::new(env!("CARGO_BIN_EXE_hookhost"))
         .args(args)
         .current_dir(project.root())
@@ -41,6 +41,7 @@ fn hookhost(project: &Project, args: &[&str], stdin: &str) -> Reply {
         .envs(crate::support::test_cache_env())
         .env_remove("CLAUDE_PROJECT_DIR")
         .env_remove("GEMINI_PROJECT_DIR")
+        .env_remove("HOOKHOST_AGENT")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

@@ -19,6 +19,21 @@ fn hookhost(project: &Project, cache: &Path, args: &[&str]) -> Output {
         .unwrap()
 }
 
+/// What a terminal shows of `command` (a shell line) run in `project` on a pty, with a cold
+/// compile cache of its own named `cache`.
+fn on_terminal(project: &Project, command: &str, cache: &str) -> String {
+    let cache = project.path(cache);
+    let out = Command::new("script")
+        .args(["-qec", command, "/dev/null"])
+        .current_dir(project.root())
+        .env("HOOKHOST_CONFIG_DIR", project.path(".no-user-config"))
+        .env("HOOKHOST_CACHE_DIR", &cache)
+        .env(hookhost::wasm::CACHE_KEY_ENV, cache.with_extension("key"))
+        .output()
+        .unwrap();
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
 fn project() -> Project {
     let project = Project::new();
     std::fs::write(
@@ -63,16 +78,7 @@ fn a_terminal_sees_each_compile_and_agent_hook_answers_alone() {
         "'{}' fire PreToolUse --config hooks.toml --input '{{}}'",
         env!("CARGO_BIN_EXE_hookhost")
     );
-    let cache = project.path("cold");
-    let out = Command::new("script")
-        .args(["-qec", &command, "/dev/null"])
-        .current_dir(project.root())
-        .env("HOOKHOST_CONFIG_DIR", project.path(".no-user-config"))
-        .env("HOOKHOST_CACHE_DIR", &cache)
-        .env(hookhost::wasm::CACHE_KEY_ENV, cache.with_extension("key"))
-        .output()
-        .unwrap();
-    let terminal = String::from_utf8_lossy(&out.stdout);
+    let terminal = on_terminal(&project, &command, "cold");
     assert!(terminal.contains("Compiling tiny ("), "{terminal}");
     assert!(terminal.contains("    Compiled tiny ("), "{terminal}");
     assert!(terminal.contains("=> ALLOWED"), "{terminal}");
@@ -103,15 +109,6 @@ fn a_terminal_sees_each_compile_and_agent_hook_answers_alone() {
         "'{}' agent-hook --format claude < event.json",
         env!("CARGO_BIN_EXE_hookhost")
     );
-    let cache = project.path("cold-agent");
-    let out = Command::new("script")
-        .args(["-qec", &command, "/dev/null"])
-        .current_dir(project.root())
-        .env("HOOKHOST_CONFIG_DIR", project.path(".no-user-config"))
-        .env("HOOKHOST_CACHE_DIR", &cache)
-        .env(hookhost::wasm::CACHE_KEY_ENV, cache.with_extension("key"))
-        .output()
-        .unwrap();
-    let terminal = String::from_utf8_lossy(&out.stdout);
+    let terminal = on_terminal(&project, &command, "cold-agent");
     assert!(!terminal.contains("Compil"), "{terminal}");
 }
