@@ -9,7 +9,7 @@
 use std::os::unix::fs::PermissionsExt as _;
 use std::path::{Path, PathBuf};
 
-use super::trace::{Place, Runs, trace};
+use super::trace::{Place, Run, Runs, trace};
 use crate::config::{Config, HookSource};
 
 /// Why a hook's command cannot start.
@@ -17,9 +17,10 @@ use crate::config::{Config, HookSource};
 pub struct Unrunnable {
     /// The hook's position in its file (`Config::hooks`).
     pub hook: usize,
-    /// A file it runs is missing or cannot be executed (an error: the hook fails at every
-    /// call), rather than a program missing from this machine's `PATH` (a warning: another
-    /// machine may have it).
+    /// The program it starts with (or that program's script) is missing or cannot be
+    /// executed: an error, the hook fails at every call. Otherwise a warning: a program missing
+    /// from this machine's `PATH` (another machine may have it), or a file the command runs
+    /// after its first program (perhaps behind a condition).
     pub missing_file: bool,
     /// What is wrong and how to fix it.
     pub message: String,
@@ -66,7 +67,11 @@ pub fn unrunnable(config: &Config, cwd: &Path) -> Vec<Unrunnable> {
         } else {
             String::new()
         };
-        for runs in trace(&command.command, &place).runs {
+        for Run {
+            target: runs,
+            first,
+        } in trace(&command.command, &place).runs
+        {
             let problem = match &runs {
                 Runs::Program(path) => file_problem(path, true),
                 Runs::Script(path) => file_problem(path, false),
@@ -84,7 +89,7 @@ pub fn unrunnable(config: &Config, cwd: &Path) -> Vec<Unrunnable> {
                 }
                 found.push(Unrunnable {
                     hook: position,
-                    missing_file: !matches!(runs, Runs::Named(_)),
+                    missing_file: first && !matches!(runs, Runs::Named(_)),
                     message,
                 });
             }

@@ -47,8 +47,19 @@ pub struct Traced {
     /// What it runs that cannot be traced to files, as sentences.
     pub untraceable: Vec<String>,
     /// The programs and scripts it runs, wherever they are, in order: what must be there for
-    /// the command to run at all (`hookhost check` says when one is not).
-    pub runs: Vec<Runs>,
+    /// the command to run (`hookhost check` says when one is not).
+    pub runs: Vec<Run>,
+}
+
+/// A program or script a command runs, and whether the command starts with it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Run {
+    /// What runs.
+    pub target: Runs,
+    /// It belongs to the command's first program (with its wrappers, its script, the commands
+    /// of its `bash -c`): without it the command does nothing at all. What runs later may sit
+    /// behind a condition (`[ -x ./opt.sh ] && ./opt.sh`).
+    pub first: bool,
 }
 
 /// A program or script a command runs.
@@ -68,6 +79,7 @@ pub(super) fn trace(command: &str, place: &Place<'_>) -> Traced {
         place,
         traced: Traced::default(),
         depth: 0,
+        later: false,
     };
     tracer.line(command, Some(place.cwd.to_path_buf()));
     tracer.traced
@@ -139,6 +151,8 @@ struct Tracer<'a> {
     place: &'a Place<'a>,
     traced: Traced,
     depth: usize,
+    /// A program has run: what comes after is not the command's first.
+    later: bool,
 }
 
 impl Tracer<'_> {
@@ -209,19 +223,22 @@ impl Tracer<'_> {
             );
             return;
         };
-        if first.glob {
+        // `[` is the test builtin, not a pattern.
+        if first.glob && name != "[" {
             self.untraceable(
                 "its command names the program it runs by a pattern",
                 &first.raw,
             );
             return;
         }
+        let builtin = !name.contains('/')
+            && (BUILTINS.contains(&name.as_str()) || RESERVED.contains(&name.as_str()));
         if name.contains('/') {
             self.record(first, &name, cwd);
             if let Some(path) = self.resolve(first, &name, cwd) {
                 self.runs(Runs::Program(path));
             }
-        } else if !BUILTINS.contains(&name.as_str()) && !RESERVED.contains(&name.as_str()) {
+        } else if !builtin {
             self.runs(Runs::Named(name.clone()));
         }
         let program = name.rsplit('/').next().unwrap_or_default();
@@ -272,6 +289,10 @@ impl Tracer<'_> {
                     self.arguments(args, cwd);
                 }
             }
+        }
+        // After a program, or a test (`[ -x ./opt.sh ] && ./opt.sh`), what runs may not.
+        if !builtin || matches!(name.as_str(), "[" | "[[" | "test") {
+            self.later = true;
         }
     }
 
@@ -369,9 +390,10 @@ impl Tracer<'_> {
         }
     }
 
-    fn runs(&mut self, runs: Runs) {
-        if !self.traced.runs.contains(&runs) {
-            self.traced.runs.push(runs);
+    fn runs(&mut self, target: Runs) {
+        if !self.traced.runs.iter().any(|run| run.target == target) {
+            let first = !self.later;
+            self.traced.runs.push(Run { target, first });
         }
     }
 

@@ -222,6 +222,12 @@ fn write_junit(path: &Path, reports: &[(String, Result<Vec<CaseResult>, String>)
         .with_context(|| format!("cannot write the JUnit report in {}", dir.display()))?;
     std::io::Write::write_all(&mut file, xml.as_bytes())
         .with_context(|| format!("cannot write the JUnit report {}", path.display()))?;
+    // Readable by whatever uploads it, as a file written with the usual umask would be.
+    std::fs::set_permissions(
+        file.path(),
+        std::os::unix::fs::PermissionsExt::from_mode(0o644),
+    )
+    .with_context(|| format!("cannot write the JUnit report {}", path.display()))?;
     file.persist(path)
         .with_context(|| format!("cannot write the JUnit report {}", path.display()))?;
     Ok(())

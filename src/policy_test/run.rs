@@ -87,6 +87,13 @@ fn load(case: &Case, base: &RunnerOptions, state: &Path) -> Result<HookRunner, S
     options.state_dir = Some(state.to_path_buf());
     options.forward_stderr = false;
     options.protocol_agent_env = true;
+    // One event: its hooks one after another, async ones beside them (as agent-hook sizes it).
+    #[cfg(feature = "wasm")]
+    {
+        options.wasm_instances = u32::try_from(options.background_limit)
+            .unwrap_or(u32::MAX)
+            .saturating_add(1);
+    }
     match case.agent {
         Some(format) => options.env.extend(agent::project_dir_env(
             format,
