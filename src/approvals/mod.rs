@@ -23,6 +23,7 @@
 //! cannot be found (`runs`).
 
 mod coverage;
+mod programs;
 mod runs;
 #[cfg(test)]
 mod tests;

@@ -13,7 +13,10 @@
 
 use std::path::{Path, PathBuf};
 
-use super::words::{BUILTINS, Part, Token, Word, tokens};
+use super::programs::{
+    BUILTINS, INTERPRETERS, RESERVED, SHELLS, TASK_RUNNERS, VALUE_OPTIONS, WRAPPERS,
+};
+use super::words::{Part, Token, Word, tokens};
 use crate::dialect::PROJECT_DIR_VARIABLES;
 
 /// Where a command runs.
@@ -87,65 +90,6 @@ pub(super) fn trace(command: &str, place: &Place<'_>) -> Traced {
 
 /// `bash -c` inside `bash -c` inside ...: deeper than this is not read.
 const MAX_DEPTH: usize = 4;
-
-/// Words that open or close a compound command: the command proper follows.
-const RESERVED: &[&str] = &[
-    "if", "then", "else", "elif", "fi", "do", "done", "while", "until", "!", "{", "}", "time",
-    "[[", "esac",
-];
-
-/// Programs that run the command in their arguments, with their options that take a value and
-/// how many operands come before the command.
-const WRAPPERS: &[(&str, &[&str], usize)] = &[
-    ("exec", &["-a"], 0),
-    ("command", &[], 0),
-    ("builtin", &[], 0),
-    ("nohup", &[], 0),
-    ("setsid", &[], 0),
-    ("env", &["-u", "-C", "-S", "--unset", "--chdir"], 0),
-    ("nice", &["-n"], 0),
-    ("timeout", &["-s", "-k", "--signal", "--kill-after"], 1),
-    (
-        "sudo",
-        &["-u", "-g", "-C", "-D", "-h", "-p", "-U", "-r", "-t"],
-        0,
-    ),
-    (
-        "xargs",
-        &["-I", "-n", "-P", "-d", "-L", "-E", "-s", "-a"],
-        0,
-    ),
-    ("stdbuf", &["-i", "-o", "-e"], 0),
-];
-
-/// Programs that read what to run from the project's own files (a Makefile, package.json's
-/// scripts, a build script): what they run is not traced.
-const TASK_RUNNERS: &[&str] = &[
-    "make", "gmake", "just", "task", "npm", "npx", "pnpm", "yarn", "cargo", "go", "gradle", "mvn",
-    "rake", "poetry", "uv", "pipenv", "tox", "nox",
-];
-
-const SHELLS: &[&str] = &["bash", "sh", "zsh", "dash", "ksh"];
-
-/// Interpreters that run a script file, with the options that make them run code given
-/// inline instead (which the hooks file itself holds, so the approval covers it).
-const INTERPRETERS: &[(&str, &[&str])] = &[
-    ("python", &["-c"]),
-    ("node", &["-e", "-p", "--eval", "--print"]),
-    ("nodejs", &["-e", "-p", "--eval", "--print"]),
-    ("perl", &["-e", "-E"]),
-    ("ruby", &["-e"]),
-    ("php", &["-r"]),
-    ("lua", &["-e"]),
-    ("Rscript", &["-e"]),
-    ("deno", &["eval"]),
-    ("bun", &["-e", "--eval"]),
-    ("tsx", &["-e", "--eval"]),
-    ("ts-node", &["-e", "--eval"]),
-];
-
-/// Options of interpreters that take a value (`-W ignore`, `-r ./setup.js`).
-const VALUE_OPTIONS: &[&str] = &["-W", "-X", "-r", "--require", "--import", "-I"];
 
 struct Tracer<'a> {
     place: &'a Place<'a>,

@@ -7,19 +7,6 @@
 //! reported as untraceable, never guessed. (A full bash parser, such as brush-parser, would be
 //! a large dependency for a reader that only has to be right or say it cannot tell.)
 
-/// bash's builtins (and `[`), which no `PATH` lookup finds; the reserved words are
-/// `trace`'s `RESERVED`.
-#[rustfmt::skip]
-pub(super) const BUILTINS: &[&str] = &[
-    ".", ":", "[", "alias", "bg", "bind", "break", "builtin", "caller", "case", "cd", "command",
-    "compgen", "complete", "compopt", "continue", "declare", "dirs", "disown", "echo", "enable",
-    "eval", "exec", "exit", "export", "false", "fc", "fg", "for", "function", "getopts", "hash",
-    "help", "history", "jobs", "kill", "let", "local", "logout", "mapfile", "popd", "printf",
-    "pushd", "pwd", "read", "readarray", "readonly", "return", "select", "set", "shift", "shopt",
-    "source", "suspend", "test", "times", "trap", "true", "type", "typeset", "ulimit", "umask",
-    "unalias", "unset", "wait", "while", "until", "[[", "]]", "coproc",
-];
-
 /// One piece of a word.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) enum Part {

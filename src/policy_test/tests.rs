@@ -79,6 +79,26 @@ fn an_agents_case_takes_its_own_names_and_its_json() {
     assert_eq!(case.agent, Some(AgentFormat::Gemini));
     assert!(matches!(&case.event, CaseEvent::Fields { name, .. } if name == "PreToolUse"));
     assert_eq!(case.cwd, dir.path());
+    // hookhost's name, the agent's own, and a custom one.
+    for (format, given, name) in [
+        ("claude", "PreToolUse", "PreToolUse"),
+        ("copilot", "preToolUse", "PreToolUse"),
+        ("gemini", "PreToolUse", "PreToolUse"),
+        ("claude", "deploy:prod", "deploy:prod"),
+    ] {
+        let case = one_case(
+            dir.path(),
+            "hooks.test.toml",
+            &format!(
+                "[[cases]]\nname = \"n\"\nagent = \"{format}\"\nevent = \"{given}\"\ntool = \"x\"\nexpect.decision = \"allow\"\n"
+            ),
+        );
+        assert!(
+            matches!(&case.event, CaseEvent::Fields { name: got, .. } if got == name),
+            "{format} {given}: {:?}",
+            case.event
+        );
+    }
     let case = one_case(
         dir.path(),
         "hooks.test.toml",

@@ -355,10 +355,16 @@ fn event_name(given: &str, agent: Option<AgentFormat>) -> Result<String, String>
     }
     if let Some(format) = agent {
         let name = crate::agent::resolve_name(format, given).map_err(|e| e.to_string())?;
-        // A custom event close to one of the agent's own names is that name misspelt.
+        // A name neither the agent nor hookhost knows, close to one of the agent's own, is
+        // that name misspelt.
+        let known = catalog::builtin(given).is_some()
+            || format
+                .events()
+                .iter()
+                .any(|spec| spec.agent == given || spec.hookhost == given);
         let lower = given.to_ascii_lowercase();
         let meant = format.events().iter().find(|spec| {
-            name == given
+            !known
                 && crate::event::catalog::within_two_edits(&spec.agent.to_ascii_lowercase(), &lower)
         });
         return match meant {
