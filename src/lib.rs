@@ -42,6 +42,10 @@
 //! tags R1 to R9 in comments are the sections of forgeflare's hook specification
 //! (docs/forgeflare.md, "Requirement tags").
 //!
+//! Leaves on top: [`serve`] (a daemon keeping runners loaded), [`policy_test`] (a test file's
+//! cases run through the real hooks: `hookhost test`) and [`embed`] (what every language
+//! boundary needs).
+//!
 //! Three ways in:
 //! - the native API: [`HookRunner`] with [`RunnerOptions`]; [`HookRunner::fire`] takes any
 //!   [`Event`] and returns an [`Outcome`] (the merged [`Decision`], the rewritten input, context,
@@ -108,6 +112,8 @@ pub mod telemetry;
 // Adapters at the edge.
 pub mod agent;
 pub mod forgeflare;
+// Policy tests (`hookhost test`): a leaf over the runner and `agent`.
+pub mod policy_test;
 // A daemon that keeps runners loaded: a leaf over `agent`. Its wire, and the small client
 // binary agents spawn (`hookhost-client`), are the `hookhost-client` crate (std only).
 pub mod serve;

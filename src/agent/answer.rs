@@ -131,6 +131,8 @@ impl AgentCall {
         options.forward_stderr = false;
         options.env = project_dir_env(format, &cwd, caller);
         options.base_env = caller.env.clone();
+        // A script imported from another agent finds its files too.
+        options.protocol_agent_env = true;
         // One event: its hooks run one after another, async ones beside them.
         #[cfg(feature = "wasm")]
         {
@@ -208,7 +210,11 @@ fn read_event(stdin: &[u8]) -> Result<&str, String> {
 
 /// The project-directory variables an imported script may use, where the agent did not set
 /// them (Gemini CLI sets both to the cwd; Claude Code sets `CLAUDE_PROJECT_DIR`).
-fn project_dir_env(format: AgentFormat, cwd: &Path, caller: &Caller) -> Vec<(String, String)> {
+pub(crate) fn project_dir_env(
+    format: AgentFormat,
+    cwd: &Path,
+    caller: &Caller,
+) -> Vec<(String, String)> {
     format
         .project_dir_variables()
         .iter()

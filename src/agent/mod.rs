@@ -40,6 +40,7 @@ use crate::event::{Event, ToolCall};
 use crate::outcome::Outcome;
 
 pub use crate::dialect::{AgentEventSpec, AgentFormat, BlockAs, ContextAs};
+pub(crate) use answer::project_dir_env;
 pub use answer::{AgentCall, Caller, EVENT_MAX_BYTES, Prepared, answer, unreadable};
 pub use plan::Plan;
 pub use read::AgentError;

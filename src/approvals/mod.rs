@@ -18,8 +18,13 @@
 //! approval without `covers` was recorded by an older hookhost: it still approves the hooks
 //! file, and a notice asks for `hookhost allow` again so that what the hooks run is covered.
 //! (Older versions read this file too: they ignore `covers`.)
+//!
+//! The same reading of a command line tells `hookhost check` when a hook's script or program
+//! cannot be found (`runs`).
 
 mod coverage;
+mod programs;
+mod runs;
 #[cfg(test)]
 mod tests;
 mod trace;
@@ -34,6 +39,7 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest as _, Sha256};
 
 pub use coverage::{Coverage, HookCoverage, NotRecorded};
+pub use runs::{Unrunnable, unrunnable};
 
 /// The approved files and their digests.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]

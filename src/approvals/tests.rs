@@ -48,6 +48,7 @@ fn what_a_command_runs_from_the_project() {
         ("directory", "ls scripts/", &[], &["scripts"], &[]),
         ("assignment", "FOO=1 ./a.sh", &["a.sh"], &[], &[]),
         ("if", "if ./t.sh; then ./u.sh; fi", &["t.sh", "u.sh"], &[], &[]),
+        ("test builtin", "[ -x ./t.sh ] && ./t.sh", &["t.sh"], &[], &[]),
         ("dirname", r#"bash "$(dirname "$0")/x.sh""#, &[], &[], &["its command builds a path at run time: `\"$(dirname \"$0\")/x.sh\"`"]),
         ("sh -c variable", r#"sh -c "$SCRIPT""#, &[], &[], &["its command runs a command line built at run time: `\"$SCRIPT\"`"]),
         ("eval", "eval \"$X\"", &[], &[], &["its command runs text it builds at run time: `eval \"$X\"`"]),
@@ -160,4 +161,117 @@ fn an_approval_holds_while_what_the_hooks_run_is_as_approved() {
         Approvals::default(),
         "revoking drops what it covered"
     );
+}
+
+#[test]
+fn the_programs_and_scripts_a_command_runs() {
+    use super::trace::Runs;
+    let root = Path::new("/p");
+    let place = Place {
+        root,
+        cwd: root,
+        project_dir: root,
+        home: Some(Path::new("/home/someone")),
+    };
+    // `*` marks what the command runs after its first program.
+    let first = |text: &str| {
+        (
+            text.trim_start_matches('*').to_string(),
+            !text.starts_with('*'),
+        )
+    };
+    let program = |path: &str| {
+        let (path, first) = first(path);
+        (Runs::Program(PathBuf::from(path)), first)
+    };
+    let script = |path: &str| {
+        let (path, first) = first(path);
+        (Runs::Script(PathBuf::from(path)), first)
+    };
+    let named = |name: &str| {
+        let (name, first) = first(name);
+        (Runs::Named(name), first)
+    };
+    // (name, command, what it runs and whether it comes first)
+    type Case<'a> = (&'a str, &'a str, Vec<(Runs, bool)>);
+    #[rustfmt::skip]
+    let cases: Vec<Case<'_>> = vec![
+        ("project variable", r#""$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh"#, vec![program("/p/.claude/hooks/guard.sh")]),
+        ("outside the project too", "/usr/local/bin/guard --strict", vec![program("/usr/local/bin/guard")]),
+        ("an interpreter and its script", "python3 tools/x.py", vec![named("python3"), script("/p/tools/x.py")]),
+        ("a shell and its script", "bash scripts/g.sh", vec![named("bash"), script("/p/scripts/g.sh")]),
+        ("builtins are not looked up", "echo hi; test -f x && true", vec![]),
+        ("wrapped", "timeout 5 ./w.sh | jq .", vec![named("timeout"), program("/p/w.sh"), named("*jq")]),
+        ("behind a condition", "[ -x ./opt.sh ] && ./opt.sh; ./last.sh", vec![program("*/p/opt.sh"), program("*/p/last.sh")]),
+        ("after cd and source", "cd hooks && source ./env.sh && ./g.sh", vec![script("/p/hooks/env.sh"), program("/p/hooks/g.sh")]),
+        ("bash -c: its first command", "bash -c './a.sh || ./b.sh'", vec![named("bash"), program("/p/a.sh"), program("*/p/b.sh")]),
+        ("home", "~/bin/check", vec![program("/home/someone/bin/check")]),
+        ("after cd", "cd hooks && ./a.sh", vec![program("/p/hooks/a.sh")]),
+        ("built at run time", "$TOOLS/x.sh", vec![]),
+    ];
+    for (name, command, expected) in cases {
+        let runs: Vec<(Runs, bool)> = trace(command, &place)
+            .runs
+            .into_iter()
+            .map(|run| (run.target, run.first))
+            .collect();
+        assert_eq!(runs, expected, "{name}: {command}");
+    }
+}
+
+#[test]
+fn a_hook_whose_script_is_missing_cannot_run() {
+    use std::os::unix::fs::PermissionsExt as _;
+    let project = tempfile::tempdir().unwrap();
+    let root = project.path();
+    std::fs::write(root.join("ok.sh"), "#!/bin/sh\n").unwrap();
+    std::fs::set_permissions(root.join("ok.sh"), std::fs::Permissions::from_mode(0o755)).unwrap();
+    std::fs::write(root.join("plain.sh"), "#!/bin/sh\n").unwrap();
+    let file = root.join("hooks.toml");
+    std::fs::write(
+        &file,
+        "[[hooks]]\nevent = \"PreToolUse\"\ncommand = \"./ok.sh && bash plain.sh\"\n\n\
+         [[hooks]]\nevent = \"PreToolUse\"\ncommand = \"./plain.sh\"\n\n\
+         [[hooks]]\nevent = \"Stop\"\ncommand = \"\\\"$CLAUDE_PROJECT_DIR\\\"/gone.sh\"\n\n\
+         [[hooks]]\nevent = \"Stop\"\ncommand = \"./gone.sh\"\nenabled = false\n\n\
+         [[hooks]]\nevent = \"Stop\"\ncommand = \"surely-not-installed-hookhost\"\n\n\
+         [[hooks]]\nevent = \"Stop\"\ncommand = \"./ok.sh || ./gone.sh\"\n",
+    )
+    .unwrap();
+    let config = crate::Config::load(&file).unwrap();
+    let found: Vec<(usize, bool, String)> = super::unrunnable(&config, root)
+        .into_iter()
+        .map(|u| (u.hook, u.missing_file, u.message))
+        .collect();
+    let shown = |name: &str| root.join(name).display().to_string();
+    assert_eq!(found.len(), 4, "{found:#?}");
+    assert_eq!((found[0].0, found[0].1), (1, true));
+    assert!(
+        found[0].2.starts_with(&format!(
+            "its command runs {}, which is not executable",
+            shown("plain.sh")
+        )),
+        "{}",
+        found[0].2
+    );
+    assert_eq!((found[1].0, found[1].1), (2, true));
+    assert_eq!(
+        found[1].2,
+        format!(
+            "its command runs {}, which does not exist: the hook would fail at every call (exit \
+             127); create it, or correct the command (the project-directory variables hold the \
+             agent's directory, {})",
+            shown("gone.sh"),
+            root.display()
+        )
+    );
+    assert_eq!((found[2].0, found[2].1), (4, false));
+    assert!(
+        found[2]
+            .2
+            .contains("`surely-not-installed-hookhost`, which is not on PATH")
+    );
+    // After the first program: perhaps behind a condition, so a warning.
+    assert_eq!((found[3].0, found[3].1), (5, false));
+    assert!(found[3].2.contains("gone.sh, which does not exist"));
 }

@@ -13,6 +13,9 @@
 
 use std::path::{Path, PathBuf};
 
+use super::programs::{
+    BUILTINS, INTERPRETERS, RESERVED, SHELLS, TASK_RUNNERS, VALUE_OPTIONS, WRAPPERS,
+};
 use super::words::{Part, Token, Word, tokens};
 use crate::dialect::PROJECT_DIR_VARIABLES;
 
@@ -46,6 +49,31 @@ pub struct Traced {
     pub not_recorded: Vec<(PathBuf, NotRecorded)>,
     /// What it runs that cannot be traced to files, as sentences.
     pub untraceable: Vec<String>,
+    /// The programs and scripts it runs, wherever they are, in order: what must be there for
+    /// the command to run (`hookhost check` says when one is not).
+    pub runs: Vec<Run>,
+}
+
+/// A program or script a command runs, and whether the command starts with it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Run {
+    /// What runs.
+    pub target: Runs,
+    /// It belongs to the command's first program (with its wrappers, its script, the commands
+    /// of its `bash -c`): without it the command does nothing at all. What runs later may sit
+    /// behind a condition (`[ -x ./opt.sh ] && ./opt.sh`).
+    pub first: bool,
+}
+
+/// A program or script a command runs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Runs {
+    /// A program named by a path, executed (it must exist and be executable).
+    Program(PathBuf),
+    /// A script given to a shell, an interpreter or `source` (it must exist).
+    Script(PathBuf),
+    /// A program named without a `/`: looked up on `PATH` (not a shell builtin or keyword).
+    Named(String),
 }
 
 /// Reads `command` as started in `place.cwd`.
@@ -54,6 +82,7 @@ pub(super) fn trace(command: &str, place: &Place<'_>) -> Traced {
         place,
         traced: Traced::default(),
         depth: 0,
+        later: false,
     };
     tracer.line(command, Some(place.cwd.to_path_buf()));
     tracer.traced
@@ -62,69 +91,12 @@ pub(super) fn trace(command: &str, place: &Place<'_>) -> Traced {
 /// `bash -c` inside `bash -c` inside ...: deeper than this is not read.
 const MAX_DEPTH: usize = 4;
 
-/// Words that open or close a compound command: the command proper follows.
-const RESERVED: &[&str] = &[
-    "if", "then", "else", "elif", "fi", "do", "done", "while", "until", "!", "{", "}", "time",
-    "[[", "esac",
-];
-
-/// Programs that run the command in their arguments, with their options that take a value and
-/// how many operands come before the command.
-const WRAPPERS: &[(&str, &[&str], usize)] = &[
-    ("exec", &["-a"], 0),
-    ("command", &[], 0),
-    ("builtin", &[], 0),
-    ("nohup", &[], 0),
-    ("setsid", &[], 0),
-    ("env", &["-u", "-C", "-S", "--unset", "--chdir"], 0),
-    ("nice", &["-n"], 0),
-    ("timeout", &["-s", "-k", "--signal", "--kill-after"], 1),
-    (
-        "sudo",
-        &["-u", "-g", "-C", "-D", "-h", "-p", "-U", "-r", "-t"],
-        0,
-    ),
-    (
-        "xargs",
-        &["-I", "-n", "-P", "-d", "-L", "-E", "-s", "-a"],
-        0,
-    ),
-    ("stdbuf", &["-i", "-o", "-e"], 0),
-];
-
-/// Programs that read what to run from the project's own files (a Makefile, package.json's
-/// scripts, a build script): what they run is not traced.
-const TASK_RUNNERS: &[&str] = &[
-    "make", "gmake", "just", "task", "npm", "npx", "pnpm", "yarn", "cargo", "go", "gradle", "mvn",
-    "rake", "poetry", "uv", "pipenv", "tox", "nox",
-];
-
-const SHELLS: &[&str] = &["bash", "sh", "zsh", "dash", "ksh"];
-
-/// Interpreters that run a script file, with the options that make them run code given
-/// inline instead (which the hooks file itself holds, so the approval covers it).
-const INTERPRETERS: &[(&str, &[&str])] = &[
-    ("python", &["-c"]),
-    ("node", &["-e", "-p", "--eval", "--print"]),
-    ("nodejs", &["-e", "-p", "--eval", "--print"]),
-    ("perl", &["-e", "-E"]),
-    ("ruby", &["-e"]),
-    ("php", &["-r"]),
-    ("lua", &["-e"]),
-    ("Rscript", &["-e"]),
-    ("deno", &["eval"]),
-    ("bun", &["-e", "--eval"]),
-    ("tsx", &["-e", "--eval"]),
-    ("ts-node", &["-e", "--eval"]),
-];
-
-/// Options of interpreters that take a value (`-W ignore`, `-r ./setup.js`).
-const VALUE_OPTIONS: &[&str] = &["-W", "-X", "-r", "--require", "--import", "-I"];
-
 struct Tracer<'a> {
     place: &'a Place<'a>,
     traced: Traced,
     depth: usize,
+    /// A program has run: what comes after is not the command's first.
+    later: bool,
 }
 
 impl Tracer<'_> {
@@ -195,15 +167,23 @@ impl Tracer<'_> {
             );
             return;
         };
-        if first.glob {
+        // `[` is the test builtin, not a pattern.
+        if first.glob && name != "[" {
             self.untraceable(
                 "its command names the program it runs by a pattern",
                 &first.raw,
             );
             return;
         }
+        let builtin = !name.contains('/')
+            && (BUILTINS.contains(&name.as_str()) || RESERVED.contains(&name.as_str()));
         if name.contains('/') {
             self.record(first, &name, cwd);
+            if let Some(path) = self.resolve(first, &name, cwd) {
+                self.runs(Runs::Program(path));
+            }
+        } else if !builtin {
+            self.runs(Runs::Named(name.clone()));
         }
         let program = name.rsplit('/').next().unwrap_or_default();
         let interpreter = INTERPRETERS.iter().find(|(known, _)| {
@@ -253,6 +233,10 @@ impl Tracer<'_> {
                     self.arguments(args, cwd);
                 }
             }
+        }
+        // After a program, or a test (`[ -x ./opt.sh ] && ./opt.sh`), what runs may not.
+        if !builtin || matches!(name.as_str(), "[" | "[[" | "test") {
+            self.later = true;
         }
     }
 
@@ -341,7 +325,19 @@ impl Tracer<'_> {
                 "its command names the scripts it runs by a pattern",
                 &word.raw,
             ),
-            Some(text) => self.record(word, &text, cwd),
+            Some(text) => {
+                self.record(word, &text, cwd);
+                if let Some(path) = self.resolve(word, &text, cwd) {
+                    self.runs(Runs::Script(path));
+                }
+            }
+        }
+    }
+
+    fn runs(&mut self, target: Runs) {
+        if !self.traced.runs.iter().any(|run| run.target == target) {
+            let first = !self.later;
+            self.traced.runs.push(Run { target, first });
         }
     }
 
@@ -361,20 +357,15 @@ impl Tracer<'_> {
     }
 
     fn record(&mut self, word: &Word, text: &str, cwd: &Option<PathBuf>) {
-        let Some(path) = self.expand_tilde(word, text) else {
+        if self.expand_tilde(word, text).is_none() {
             return self.not_recorded(PathBuf::from(text), NotRecorded::Outside);
-        };
-        let path = if path.is_absolute() {
-            path
-        } else if let Some(cwd) = cwd {
-            cwd.join(path)
-        } else {
+        }
+        let Some(path) = self.resolve(word, text, cwd) else {
             return self.untraceable(
                 "its command names a path after a `cd` to a directory built at run time",
                 &word.raw,
             );
         };
-        let path = normalize(&path);
         if !path.starts_with(self.place.root) {
             self.not_recorded(path, NotRecorded::Outside)
         } else if path.is_dir() {
@@ -382,6 +373,18 @@ impl Tracer<'_> {
         } else if !self.traced.files.contains(&path) {
             self.traced.files.push(path);
         }
+    }
+
+    /// The absolute path a word names (`None`: someone else's home, or relative to a
+    /// directory built at run time).
+    fn resolve(&self, word: &Word, text: &str, cwd: &Option<PathBuf>) -> Option<PathBuf> {
+        let path = self.expand_tilde(word, text)?;
+        let path = match cwd {
+            _ if path.is_absolute() => path,
+            Some(cwd) => cwd.join(path),
+            None => return None,
+        };
+        Some(normalize(&path))
     }
 
     /// `~/x` as `$HOME/x`; `None` for `~user/x` (someone's home: outside the project).

@@ -70,7 +70,7 @@ pub struct VerifyArgs {
     /// A trusted public key: a minisign .pub file or the key itself; `NAME=KEY` names it.
     /// Repeatable
     #[arg(long, value_name = "KEY")]
-    trusted: Vec<String>,
+    trusted: Vec<std::ffi::OsString>,
     /// Also trust the [trust] keys of this hooks.toml
     #[arg(long, value_name = "PATH")]
     config: Option<PathBuf>,
@@ -413,22 +413,38 @@ fn load_secret_key(path: &Path, password_env: Option<&str>) -> Result<SecretKey>
     key.map_err(|e| anyhow::anyhow!("cannot use the secret key {}: {e}", path.display()))
 }
 
-fn parse_trusted(spec: &str, index: usize) -> Result<TrustedKey> {
-    let (name, key) = match spec.split_once('=') {
-        Some((name, key)) if !name.is_empty() && !key.is_empty() && !Path::new(spec).exists() => {
-            (name.to_string(), key)
-        }
-        _ => match Path::new(spec).file_stem().and_then(|s| s.to_str()) {
-            Some(stem) if Path::new(spec).is_file() => (stem.to_string(), spec),
+/// `--trusted`: a .pub file (any path), the key itself, or `NAME=KEY`.
+fn parse_trusted(spec: &std::ffi::OsStr, index: usize) -> Result<TrustedKey> {
+    use std::os::unix::ffi::OsStrExt as _;
+    let bytes = spec.as_bytes();
+    let named = bytes
+        .iter()
+        .position(|&b| b == b'=')
+        .filter(|&at| at > 0 && at + 1 < bytes.len() && !Path::new(spec).exists())
+        .and_then(|at| {
+            let name = std::str::from_utf8(&bytes[..at]).ok()?;
+            Some((
+                name.to_string(),
+                std::ffi::OsStr::from_bytes(&bytes[at + 1..]),
+            ))
+        });
+    let (name, key) = match named {
+        Some(named) => named,
+        None => match Path::new(spec).file_stem() {
+            Some(stem) if Path::new(spec).is_file() => (stem.to_string_lossy().into_owned(), spec),
             _ => (format!("key {}", index + 1), spec),
         },
     };
+    let shown = key.to_string_lossy();
     let public = if Path::new(key).is_file() {
-        PublicKey::from_file(key)
-            .map_err(|e| anyhow::anyhow!("{key} is not a minisign public key file: {e}"))?
+        PublicKey::from_file(Path::new(key))
+            .map_err(|e| anyhow::anyhow!("{shown} is not a minisign public key file: {e}"))?
     } else {
-        PublicKey::from_base64(key).map_err(|e| {
-            anyhow::anyhow!("{key} is neither a .pub file nor a minisign public key: {e}")
+        let text = key.to_str().ok_or_else(|| {
+            anyhow::anyhow!("{shown} is neither a .pub file nor a minisign public key (not UTF-8)")
+        })?;
+        PublicKey::from_base64(text).map_err(|e| {
+            anyhow::anyhow!("{shown} is neither a .pub file nor a minisign public key: {e}")
         })?
     };
     Ok(TrustedKey {

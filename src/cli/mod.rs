@@ -17,15 +17,18 @@ mod log;
 mod new;
 #[cfg(feature = "oci")]
 mod oci;
+mod progress;
 mod render;
 mod replay;
 mod serve;
+mod test;
+mod utf8;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Context as _, Result, bail};
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory as _, FromArgMatches as _, Parser, Subcommand};
 
 /// Exit status of a command that could not do its job (bad config, I/O).
 pub const EXIT_ERROR: u8 = 1;
@@ -36,8 +39,8 @@ pub const EXIT_SIGNALLED: u8 = 3;
 /// Exit status of `fire` when a guard defers to the user (`ask`).
 pub const EXIT_ASKED: u8 = 4;
 /// Exit status of a command line hookhost cannot read (an unknown command or option, a
-/// missing argument, an argument that is not UTF-8): sysexits' EX_USAGE, distinct from
-/// "blocked" so that a script can tell a typo from a block.
+/// missing argument, text that is not UTF-8 where text is expected): sysexits' EX_USAGE,
+/// distinct from "blocked" so that a script can tell a typo from a block.
 pub const EXIT_USAGE: u8 = 64;
 
 /// Where hookhost looks for a configuration when `--config` is not given, in order.
@@ -58,6 +61,7 @@ const DEFAULT_CONFIGS: [&str; 2] = [".forgeflare/hooks.toml", "hooks.toml"];
         hookhost fire PostToolUse --tool Bash --input '{\"command\":\"cargo test\"}' --result 'test result: ok'\n  \
         hookhost fire Stop --reason end_turn --json\n  \
         hookhost replay session.jsonl\n  \
+        hookhost test --junit report.xml\n  \
         hookhost new my-guard\n  \
         hookhost bench -n 1000\n  \
         hookhost push guard.wasm ghcr.io/acme/destructive-guard:1.2.0\n  \
@@ -143,6 +147,12 @@ enum Command {
                             Example:\n  echo '{\"hook_event_name\":\"PreToolUse\",\"cwd\":\".\",\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"rm -rf /\"}}' | hookhost agent-hook --format claude"
     )]
     AgentHook(agent_hook::AgentHookArgs),
+    /// Run the policy tests of hooks.test.toml files: each case an event through the real
+    /// hooks, and what must come out.
+    #[command(
+        after_help = "A case names an event (built-in or custom), its tool and input or payload,                             optionally the agent it arrives from and the layers present, and what must come                             out: the decision, which hook decided, reason text, the rewritten input, context,                             signals, which hooks ran and which did not, the agent's reply. Each case loads its                             layers afresh and only those (neither this machine's managed file nor your own                             hooks.toml, unless the file names them), so that it gives the same answer in CI.                             See docs/testing.md.\n\n                            Exit status: 0 every case passed, 1 a case failed or could not run, or a test                             file is invalid (every problem at file:line:col), 64 a command line hookhost                             cannot read.\n\n                            Examples:\n  hookhost test\n  hookhost test policies/ --junit report.xml\n                              hookhost test .forgeflare/hooks.test.toml"
+    )]
+    Test(test::TestArgs),
     /// Run the per-user daemon that answers `agent-hook --daemon` with each project's hooks
     /// kept loaded.
     #[command(
@@ -312,6 +322,9 @@ impl ConfigArgs {
         let mut options = hookhost::RunnerOptions::new(self.cwd()?);
         options.forward_stderr = false;
         options.state_dir = state_dir;
+        progress::watch_compiles(&mut options);
+        // A script written for an agent runs as under that agent (`agent-hook`).
+        options.protocol_agent_env = true;
         if std::env::var_os("HOOKHOST_AGENT").is_none() {
             options
                 .env
@@ -349,17 +362,7 @@ impl std::error::Error for UsageError {}
 
 /// Parses the command line and runs the command.
 pub fn run() -> Result<ExitCode> {
-    // clap says only that "one or more" arguments are not UTF-8; say which.
-    for (position, argument) in std::env::args_os().enumerate().skip(1) {
-        if argument.to_str().is_none() {
-            return Err(UsageError(format!(
-                "argument {position} ({:?}) is not valid UTF-8; hookhost takes UTF-8 arguments",
-                argument.to_string_lossy()
-            ))
-            .into());
-        }
-    }
-    let cli = match Cli::try_parse() {
+    let cli = match parse(std::env::args_os()) {
         Ok(cli) => cli,
         Err(error) if !error.use_stderr() => {
             // --help, --version.
@@ -378,6 +381,7 @@ pub fn run() -> Result<ExitCode> {
         Command::Check(args) => check::run(args),
         Command::Fire(args) => runtime.block_on(fire::run(args)),
         Command::Replay(args) => runtime.block_on(replay::run(args)),
+        Command::Test(args) => runtime.block_on(test::run(args)),
         Command::Log(args) => log::run(args),
         Command::AgentHook(args) => runtime.block_on(agent_hook::run(args)),
         Command::Serve(args) => serve::run(args),
@@ -396,4 +400,12 @@ pub fn run() -> Result<ExitCode> {
         #[cfg(feature = "oci")]
         Command::Lock(args) => runtime.block_on(oci::lock(args)),
     }
+}
+
+/// The command line, parsed. Paths are taken as the OS gives them (any bytes on Unix, as
+/// cargo, git and ripgrep take them); every other value is text, and one that is not UTF-8 is
+/// refused naming its option (clap alone says only that "one or more" arguments are not).
+fn parse(args: impl IntoIterator<Item = std::ffi::OsString>) -> Result<Cli, clap::Error> {
+    let mut matches = utf8::name_options(Cli::command()).try_get_matches_from(args)?;
+    Cli::from_arg_matches_mut(&mut matches)
 }

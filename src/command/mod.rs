@@ -38,6 +38,9 @@ const PIPE_GRACE: Duration = Duration::from_millis(50);
 #[derive(Debug)]
 pub(crate) struct CommandHook {
     pub(crate) command: String,
+    /// What the agent whose protocol the hook speaks would give it
+    /// (`RunnerOptions::protocol_agent_env`): over the runner's variables, under the event's.
+    pub(crate) agent_env: Vec<(String, String)>,
     pub(crate) env: BTreeMap<String, String>,
     pub(crate) cwd: PathBuf,
     pub(crate) shell: PathBuf,
@@ -80,11 +83,12 @@ impl CommandHook {
         stderr_capture: &StderrCapture<'_>,
     ) -> Result<ProcessOutput, HookFailure> {
         let view = &request.view;
-        // The agent's variables, the event's, the hook's own, then hookhost's (None removes an
-        // inherited one).
+        // The runner's variables, its protocol's agent's, the event's, the hook's own, then
+        // hookhost's (None removes an inherited one).
         let env = request
             .env
             .iter()
+            .chain(&self.agent_env)
             .map(|(k, v)| (k.as_str(), Some(v.as_str())))
             .chain(view.event.env().map(|(k, v)| (k, Some(v))))
             .chain(self.env.iter().map(|(k, v)| (k.as_str(), Some(v.as_str()))));

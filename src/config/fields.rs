@@ -14,8 +14,8 @@ pub const MAX_PROBLEMS: usize = 100;
 
 /// Problems (and warnings) collected while walking one file. Locations are computed only for
 /// what is reported, from one line index, so validation stays linear in the file's size.
-pub(super) struct Problems<'t> {
-    pub(super) lines: LineIndex<'t>,
+pub(crate) struct Problems<'t> {
+    pub(crate) lines: LineIndex<'t>,
     list: Vec<Unlocated>,
     warnings: Vec<Unlocated>,
 }
@@ -27,7 +27,7 @@ struct Unlocated {
 }
 
 impl<'t> Problems<'t> {
-    pub(super) fn new(text: &'t str) -> Problems<'t> {
+    pub(crate) fn new(text: &'t str) -> Problems<'t> {
         Problems {
             lines: LineIndex::new(text),
             list: Vec::new(),
@@ -35,7 +35,7 @@ impl<'t> Problems<'t> {
         }
     }
 
-    pub(super) fn push(
+    pub(crate) fn push(
         &mut self,
         span: &Range<usize>,
         hook: Option<(usize, Option<String>)>,
@@ -49,7 +49,7 @@ impl<'t> Problems<'t> {
     }
 
     /// Something odd that switches nothing off: reported, and loading goes on.
-    pub(super) fn warn(
+    pub(crate) fn warn(
         &mut self,
         span: &Range<usize>,
         hook: Option<(usize, Option<String>)>,
@@ -62,23 +62,23 @@ impl<'t> Problems<'t> {
         });
     }
 
-    pub(super) fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.list.len()
     }
 
-    pub(super) fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.list.is_empty()
     }
 
     /// The problems in file order (keys of a table are visited in map order), at most
     /// [`MAX_PROBLEMS`] of them, then one line counting the rest.
-    pub(super) fn finish(&mut self) -> Vec<ConfigProblem> {
+    pub(crate) fn finish(&mut self) -> Vec<ConfigProblem> {
         let list = std::mem::take(&mut self.list);
         self.locate(list)
     }
 
     /// The warnings, in file order, capped like problems.
-    pub(super) fn finish_warnings(&mut self) -> Vec<ConfigProblem> {
+    pub(crate) fn finish_warnings(&mut self) -> Vec<ConfigProblem> {
         let list = std::mem::take(&mut self.warnings);
         self.locate(list)
     }
@@ -268,7 +268,7 @@ impl<'a, 'i> HookTable<'a, 'i> {
 }
 
 /// A TOML value as JSON (datetimes become strings).
-pub(super) fn to_json(value: &DeValue<'_>) -> serde_json::Value {
+pub(crate) fn to_json(value: &DeValue<'_>) -> serde_json::Value {
     use serde_json::Value;
     match value {
         DeValue::String(s) => Value::String(s.to_string()),
@@ -299,7 +299,7 @@ pub(super) fn to_json(value: &DeValue<'_>) -> serde_json::Value {
 
 /// The first of `known` within two edits of `word`, for "did you mean" hints; bounded work
 /// whatever the word's length.
-pub(super) fn close_to<'k>(known: &[&'k str], word: &str) -> Option<&'k str> {
+pub(crate) fn close_to<'k>(known: &[&'k str], word: &str) -> Option<&'k str> {
     known
         .iter()
         .copied()

@@ -37,6 +37,8 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 pub use error::{ConfigError, ConfigProblem};
+// The located-problem machinery, for the other files hookhost validates (`policy_test`).
+pub(crate) use fields::{Problems, close_to, to_json};
 #[cfg(feature = "wasm")]
 pub(crate) use keyless::anchored as anchored_regex;
 pub use location::Location;

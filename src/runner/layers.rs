@@ -26,14 +26,12 @@ use super::Runtime;
 use super::managed::{
     check_managed_keys, is_managed_hook, managed_layer, overrides, pick_projects, skipped_reason,
 };
-use super::prepare::{WasmRuntime, check_ceiling, prepare, trust_policy};
+use super::prepare::{WasmRuntime, prepare, trust_policy};
+use super::projects::Policy;
 use super::record::{pick_log, recorder, telemetry_table};
 use super::{HookRunner, RunnerOptions};
-use crate::approvals::{Approval, Approvals, Coverage};
-use crate::config::{
-    Config, ConfigError, ConfigProblem, HookSource, HookSpec, Layer, ProjectPolicy, ProjectsSpec,
-    TelemetrySpec,
-};
+use crate::approvals::{Approvals, Coverage};
+use crate::config::{Config, ConfigError, ConfigProblem, Layer, ProjectPolicy, TelemetrySpec};
 use crate::decision::{DecisionLog, Recorder};
 
 /// The configuration files of one agent session, by layer.
@@ -186,72 +184,112 @@ impl HookRunner {
     /// hooks), and applies the `[projects]` policy (the managed file's, else the user's). An
     /// invalid file, or a managed file that cannot be trusted, is an error naming it.
     pub fn load_layers(layers: &Layers, options: RunnerOptions) -> Result<HookRunner, ConfigError> {
-        let mut configs: Vec<(Layer, Config)> = managed_layer()?.into_iter().collect();
-        for (layer, path) in [
-            (Layer::User, &layers.user),
-            (Layer::Project, &layers.project),
-            (Layer::Local, &layers.local),
-        ] {
-            if let Some(path) = path
-                && let Some(mut config) = Config::load_optional(path)?
-            {
-                for hook in &mut config.hooks {
-                    hook.layer = layer;
-                }
-                configs.push((layer, config));
-            }
-        }
-        check_layer_keys(&configs)?;
-        let projects = pick_projects(&configs);
-        let approvals = match (&layers.approvals, projects.policy) {
-            (Some(path), ProjectPolicy::Approve) => {
-                Approvals::load(path).map_err(|source| ConfigError::Read {
-                    path: path.clone(),
-                    source,
-                })?
-            }
-            _ => Approvals::default(),
-        };
-        let display_path = layers
-            .project
-            .clone()
-            .or_else(|| layers.user.clone())
-            .or_else(|| {
-                configs
-                    .iter()
-                    .find(|(layer, _)| *layer == Layer::Managed)
-                    .map(|(_, config)| config.path.clone())
-            })
-            .unwrap_or_else(|| options.cwd.join(".forgeflare/hooks.toml"));
-        // What the project's hooks run, compared with what the user approved.
-        let coverage = match projects.policy {
-            ProjectPolicy::Approve => configs
-                .iter()
-                .filter(|(layer, _)| matches!(layer, Layer::Project | Layer::Local))
-                .map(|(_, config)| (config.path.clone(), Coverage::of(config, &options.cwd)))
-                .collect(),
-            _ => Vec::new(),
-        };
-        let policy = Policy {
-            owner: if configs
-                .iter()
-                .any(|(layer, config)| *layer == Layer::Managed && config.projects.is_some())
-            {
-                "the organisation's"
-            } else {
-                "the user's"
-            },
-            projects,
-            approvals,
-            coverage,
-            project_dir: options.cwd.clone(),
-        };
-        let runner = build_layers(configs, Some(&policy), display_path, options)?;
-        for notice in policy.notices() {
-            eprintln!("hookhost: {notice}");
-        }
-        Ok(runner)
+        load(managed_layer()?, layers, options, true)
     }
+
+    /// Loads exactly `layers` (each named file must exist), with `managed` as the
+    /// organisation's file in place of this machine's (its owner and mode are not checked: it
+    /// plays the part), and records nothing (no `[log]`, no telemetry): what `hookhost test`
+    /// runs a case with, so that a policy test gives the same answer on every machine and
+    /// leaves no trace in a team's decision log. Otherwise as [`HookRunner::load_layers`].
+    pub fn load_exact(
+        layers: &Layers,
+        managed: Option<&Path>,
+        options: RunnerOptions,
+    ) -> Result<HookRunner, ConfigError> {
+        let managed = match managed {
+            Some(path) => {
+                let mut config = Config::load(path)?;
+                for hook in &mut config.hooks {
+                    hook.layer = Layer::Managed;
+                }
+                Some((Layer::Managed, config))
+            }
+            None => None,
+        };
+        for path in [&layers.user, &layers.project, &layers.local]
+            .into_iter()
+            .flatten()
+        {
+            Config::load(path)?;
+        }
+        load(managed, layers, options, false)
+    }
+}
+
+/// The layers under `managed` (the organisation's, when there is one), with the `[projects]`
+/// policy applied; `record`: with the recorder their `[log]` and `[telemetry]` configure.
+fn load(
+    managed: Option<(Layer, Config)>,
+    layers: &Layers,
+    options: RunnerOptions,
+    record: bool,
+) -> Result<HookRunner, ConfigError> {
+    let mut configs: Vec<(Layer, Config)> = managed.into_iter().collect();
+    for (layer, path) in [
+        (Layer::User, &layers.user),
+        (Layer::Project, &layers.project),
+        (Layer::Local, &layers.local),
+    ] {
+        if let Some(path) = path
+            && let Some(mut config) = Config::load_optional(path)?
+        {
+            for hook in &mut config.hooks {
+                hook.layer = layer;
+            }
+            configs.push((layer, config));
+        }
+    }
+    check_layer_keys(&configs)?;
+    let projects = pick_projects(&configs);
+    let approvals = match (&layers.approvals, projects.policy) {
+        (Some(path), ProjectPolicy::Approve) => {
+            Approvals::load(path).map_err(|source| ConfigError::Read {
+                path: path.clone(),
+                source,
+            })?
+        }
+        _ => Approvals::default(),
+    };
+    let display_path = layers
+        .project
+        .clone()
+        .or_else(|| layers.user.clone())
+        .or_else(|| {
+            configs
+                .iter()
+                .find(|(layer, _)| *layer == Layer::Managed)
+                .map(|(_, config)| config.path.clone())
+        })
+        .unwrap_or_else(|| options.cwd.join(".forgeflare/hooks.toml"));
+    // What the project's hooks run, compared with what the user approved.
+    let coverage = match projects.policy {
+        ProjectPolicy::Approve => configs
+            .iter()
+            .filter(|(layer, _)| matches!(layer, Layer::Project | Layer::Local))
+            .map(|(_, config)| (config.path.clone(), Coverage::of(config, &options.cwd)))
+            .collect(),
+        _ => Vec::new(),
+    };
+    let policy = Policy {
+        owner: if configs
+            .iter()
+            .any(|(layer, config)| *layer == Layer::Managed && config.projects.is_some())
+        {
+            "the organisation's"
+        } else {
+            "the user's"
+        },
+        projects,
+        approvals,
+        coverage,
+        project_dir: options.cwd.clone(),
+    };
+    let runner = build_layers(configs, Some(&policy), display_path, options, record)?;
+    for notice in policy.notices() {
+        eprintln!("hookhost: {notice}");
+    }
+    Ok(runner)
 }
 
 /// The one file an embedder loads ([`HookRunner::load`]) under the organisation's layer: its
@@ -276,63 +314,7 @@ pub(super) fn under_managed(
             });
         }
     }
-    build_layers(configs, None, path.to_path_buf(), options)
-}
-
-/// What the `[projects]` that holds says (the organisation's, else the user's), with what it
-/// needs to decide.
-pub(super) struct Policy {
-    /// Whose it is, for messages: "the user's", or "the organisation's".
-    owner: &'static str,
-    projects: ProjectsSpec,
-    approvals: Approvals,
-    /// Under `approve`: each project file's, with what its hooks run.
-    coverage: Vec<(PathBuf, Coverage)>,
-    project_dir: PathBuf,
-}
-
-impl Policy {
-    /// Why a project hook may not run as configured, if it may not.
-    fn holds(&self, spec: &HookSpec, file: &Path) -> Option<String> {
-        if matches!(spec.layer, Layer::Managed | Layer::User | Layer::Runtime) {
-            return None;
-        }
-        match self.projects.policy {
-            ProjectPolicy::Allow => None,
-            ProjectPolicy::Approve => self.approval(file).held_reason(file),
-            ProjectPolicy::Sandboxed => match &spec.source {
-                HookSource::Command(_) => Some(format!(
-                    "is a command hook, and {} policy runs only wasm hooks from projects (\"sandboxed\")",
-                    self.owner
-                )),
-                HookSource::Wasm(wasm) => {
-                    check_ceiling(wasm, &self.project_dir, &self.projects.ceiling).err()
-                }
-            },
-        }
-    }
-}
-
-impl Policy {
-    /// Where a project file stands with the user's approvals (never approved without its
-    /// coverage).
-    fn approval(&self, file: &Path) -> Approval {
-        self.coverage
-            .iter()
-            .find(|(path, _)| path == file)
-            .map_or(Approval::NotApproved, |(_, coverage)| {
-                self.approvals.check(file, coverage)
-            })
-    }
-
-    /// What the user should hear although the hooks run (an approval from an older hookhost
-    /// that does not cover what they run).
-    fn notices(&self) -> Vec<String> {
-        self.coverage
-            .iter()
-            .filter_map(|(file, _)| self.approval(file).notice(file))
-            .collect()
-    }
+    build_layers(configs, None, path.to_path_buf(), options, true)
 }
 
 /// `[projects]` only in the user's file (or the organisation's), `disable` only in the local
@@ -396,6 +378,7 @@ pub(super) fn build_layers(
     policy: Option<&Policy>,
     display_path: PathBuf,
     options: RunnerOptions,
+    record: bool,
 ) -> Result<HookRunner, ConfigError> {
     let disabled: Vec<String> = configs
         .iter()
@@ -420,7 +403,9 @@ pub(super) fn build_layers(
         .find(|(layer, _)| *layer == Layer::Managed)
         .map(|(_, config)| config.clone());
     let skipped = skipped_reason(&configs);
-    let log = recorder(&configs, policy.is_none());
+    let log = record
+        .then(|| recorder(&configs, policy.is_none()))
+        .flatten();
     let all: Vec<Config> = configs.iter().map(|(_, config)| config.clone()).collect();
     let mut wasm = WasmRuntime::new(&all, &options);
     let mut hooks = Vec::new();

@@ -18,6 +18,7 @@ mod hook;
 mod layers;
 mod managed;
 mod prepare;
+mod projects;
 mod record;
 
 use std::borrow::Cow;
@@ -63,6 +64,11 @@ pub struct RunnerOptions {
     /// sets it low: a small pool is quicker to set up and to tear down.
     #[cfg(feature = "wasm")]
     pub wasm_instances: u32,
+    /// Told when a wasm hook's component is compiled (not found in the compile cache): the
+    /// hook, its size, how long it took. `hookhost check`, `fire` and `test` show it on a
+    /// terminal. Default: nobody.
+    #[cfg(feature = "wasm")]
+    pub compile_observer: Option<crate::wasm::CompileObserver>,
     /// Variables every command hook gets, on top of the inherited environment (Fresher's
     /// `FRESHER_*`, Code-Forge's `FORGE_*`); events can add more ([`Event::with_env`]). A wasm
     /// hook sees one only if its `env` grant names it.
@@ -72,6 +78,14 @@ pub struct RunnerOptions {
     /// a hook sees the agent's variables, never the daemon's. `None` (the default): this
     /// process's environment.
     pub base_env: Option<std::sync::Arc<[(std::ffi::OsString, std::ffi::OsString)]>>,
+    /// Give each command hook written for an agent (`protocol = "claude"`, `"copilot"`,
+    /// `"gemini"`, ...) the variables that agent gives its hooks: `HOOKHOST_AGENT` naming it,
+    /// and its project-directory variables (`CLAUDE_PROJECT_DIR`, ...) set to `cwd` where the
+    /// base environment does not set them. The event's variables and the hook's own `env` still
+    /// win. Off by default (an embedder is its own agent); `hookhost fire`, `replay`, `test` and
+    /// `agent-hook` turn it on, so that an imported script (`"$CLAUDE_PROJECT_DIR"/.claude/
+    /// hooks/guard.sh`) runs as it does under its agent.
+    pub protocol_agent_env: bool,
     /// How many async hooks run at once; more wait in a queue.
     pub background_limit: usize,
     /// How long [`HookRunner::fire`] of `SessionEnd` waits for async hooks to finish.
@@ -90,8 +104,11 @@ impl RunnerOptions {
             cache: CacheMode::Default,
             #[cfg(feature = "wasm")]
             wasm_instances: 64,
+            #[cfg(feature = "wasm")]
+            compile_observer: None,
             env: Vec::new(),
             base_env: None,
+            protocol_agent_env: false,
             background_limit: 8,
             drain_timeout: Duration::from_secs(10),
         }
@@ -166,6 +183,7 @@ impl HookRunner {
             None,
             path,
             options,
+            true,
         )
     }
 

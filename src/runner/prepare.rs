@@ -68,6 +68,10 @@ impl WasmRuntime {
             crate::wasm::HookSite {
                 cwd: &options.cwd,
                 base_env: options.base_env.as_deref(),
+                compiling: options
+                    .compile_observer
+                    .as_ref()
+                    .map(|observer| (observer, spec.name.as_str())),
             },
             trust,
             attached.as_ref(),
@@ -106,6 +110,10 @@ pub(super) fn prepare(
             }
             Ok(Runtime::Command(CommandHook {
                 command: command.command.clone(),
+                agent_env: match options.protocol_agent_env {
+                    true => protocol_agent_env(command.protocol, options),
+                    false => Vec::new(),
+                },
                 env: command.env.clone(),
                 cwd,
                 shell: options.shell.clone(),
@@ -116,6 +124,30 @@ pub(super) fn prepare(
         }
         HookSource::Wasm(wasm_spec) => wasm.load(spec, wasm_spec, options, base_dir, trust),
     }
+}
+
+/// What the agent whose protocol a command hook speaks gives its hooks (`HOOKHOST_AGENT`, its
+/// project-directory variables where the base environment has none); nothing for hookhost's
+/// own protocols. The agent is the format spelled like the protocol, so that an agent added to
+/// both is covered here without a change.
+fn protocol_agent_env(protocol: crate::Protocol, options: &RunnerOptions) -> Vec<(String, String)> {
+    let Some(agent) = crate::dialect::AgentFormat::from_name(protocol.as_str()) else {
+        return Vec::new();
+    };
+    let inherited = |name: &str| match &options.base_env {
+        Some(env) => env.iter().any(|(key, _)| key == name),
+        None => std::env::var_os(name).is_some(),
+    };
+    let project_dir = options.cwd.display().to_string();
+    let mut env = vec![("HOOKHOST_AGENT".to_string(), agent.as_str().to_string())];
+    env.extend(
+        agent
+            .project_dir_variables()
+            .iter()
+            .filter(|name| !inherited(name))
+            .map(|name| (name.to_string(), project_dir.clone())),
+    );
+    env
 }
 
 /// The `[trust]` a layer's wasm hooks are checked against: the tables of the layers above it

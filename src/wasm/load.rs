@@ -13,6 +13,7 @@ use super::bindings::{Interface, v0_1, v0_2};
 use super::cache::CacheOutcome;
 use super::call_state::{HookShared, Sandbox};
 use super::compat;
+use super::compiling::{CompileEvent, CompileObserver};
 use super::core_module;
 use super::engine::WasmEngine;
 use super::handle::HandlePre;
@@ -81,6 +82,9 @@ impl WasmHook {
                 let (component, cache) = engine
                     .cache
                     .load(&engine.engine, &sha256, || {
+                        let _told = site
+                            .compiling
+                            .map(|(observer, hook)| Compiling::start(observer, hook, meta.len()));
                         let wrapped;
                         let component = match binary {
                             Binary::Component => &bytes[..],
@@ -137,11 +141,44 @@ impl WasmHook {
 }
 
 /// Where a wasm hook runs: the runner's cwd (its grants resolve against it) and the
-/// environment its `env` grants read (`None`: this process's; a daemon passes its caller's).
+/// environment its `env` grants read (`None`: this process's; a daemon passes its caller's);
+/// and who hears of its compile, with the hook's name.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct HookSite<'a> {
     pub(crate) cwd: &'a Path,
     pub(crate) base_env: Option<&'a [(std::ffi::OsString, std::ffi::OsString)]>,
+    pub(crate) compiling: Option<(&'a CompileObserver, &'a str)>,
+}
+
+/// A compile being told: `Started` when made, `Finished` when dropped (however the compile
+/// ended).
+struct Compiling<'a> {
+    observer: &'a CompileObserver,
+    hook: &'a str,
+    bytes: u64,
+    started: std::time::Instant,
+}
+
+impl<'a> Compiling<'a> {
+    fn start(observer: &'a CompileObserver, hook: &'a str, bytes: u64) -> Compiling<'a> {
+        observer.tell(CompileEvent::Started { hook, bytes });
+        Compiling {
+            observer,
+            hook,
+            bytes,
+            started: std::time::Instant::now(),
+        }
+    }
+}
+
+impl Drop for Compiling<'_> {
+    fn drop(&mut self) {
+        self.observer.tell(CompileEvent::Finished {
+            hook: self.hook,
+            bytes: self.bytes,
+            elapsed: self.started.elapsed(),
+        });
+    }
 }
 
 impl HookSite<'_> {

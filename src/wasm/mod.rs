@@ -20,6 +20,7 @@ mod bindings;
 mod cache;
 mod call_state;
 mod compat;
+mod compiling;
 mod core_module;
 mod denied;
 mod engine;
@@ -37,6 +38,7 @@ mod trap;
 
 pub(crate) use cache::CompileCache;
 pub use cache::{CACHE_KEY_ENV, CacheKeyError, CacheMode, CacheOutcome};
+pub use compiling::{CompileEvent, CompileObserver};
 pub(crate) use engine::WasmEngine;
 pub(crate) use hook::WasmHook;
 pub use info::{WasmImports, WasmInfo};

@@ -10,10 +10,10 @@ use serde_json::{Value, json};
 use crate::support::{Project, build_fixture};
 
 /// What the binary answered: stdout, stderr, exit status.
-struct Reply {
-    stdout: String,
-    stderr: String,
-    code: i32,
+pub(crate) struct Reply {
+    pub(crate) stdout: String,
+    pub(crate) stderr: String,
+    pub(crate) code: i32,
 }
 
 impl Reply {
@@ -31,7 +31,7 @@ impl Reply {
     }
 }
 
-fn hookhost(project: &Project, args: &[&str], stdin: &str) -> Reply {
+pub(crate) fn hookhost(project: &Project, args: &[&str], stdin: &str) -> Reply {
     let mut child = Command::new(env!("CARGO_BIN_EXE_hookhost"))
         .args(args)
         .current_dir(project.root())
@@ -41,6 +41,7 @@ fn hookhost(project: &Project, args: &[&str], stdin: &str) -> Reply {
         .envs(crate::support::test_cache_env())
         .env_remove("CLAUDE_PROJECT_DIR")
         .env_remove("GEMINI_PROJECT_DIR")
+        .env_remove("HOOKHOST_AGENT")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -531,6 +532,20 @@ fn import_never_replaces_a_file_without_force_and_dry_run_writes_nothing() {
     let forced = hookhost(&project, &["import", "--force"], "");
     assert_eq!(forced.code, 0, "{}", forced.stderr);
     assert!(project.read("hooks.toml").contains("./stop.sh"));
+    // The script is not there yet: check says so rather than let the hook fail at every call.
+    let check = hookhost(&project, &["check"], "");
+    assert_eq!(check.code, 1, "{}{}", check.stdout, check.stderr);
+    assert!(
+        check.stderr.contains("stop.sh, which does not exist"),
+        "{}",
+        check.stderr
+    );
+    std::fs::write(project.path("stop.sh"), "#!/bin/sh\n").unwrap();
+    std::fs::set_permissions(
+        project.path("stop.sh"),
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )
+    .unwrap();
     let check = hookhost(&project, &["check"], "");
     assert_eq!(check.code, 0, "{}{}", check.stdout, check.stderr);
 

@@ -459,7 +459,13 @@ fn new_scaffolds_a_hook_in_each_language() {
     let cases: [(&[&str], &[&str], &str); 4] = [
         (
             &["new", "my-guard"],
-            &["Cargo.toml", "src/lib.rs", "README.md", "hooks.toml"],
+            &[
+                "Cargo.toml",
+                "src/lib.rs",
+                "README.md",
+                "hooks.toml",
+                "hooks.test.toml",
+            ],
             "cargo build --release --target wasm32-wasip2",
         ),
         (
@@ -471,6 +477,7 @@ fn new_scaffolds_a_hook_in_each_language() {
                 "wit/hookhost.wit",
                 "requirements.txt",
                 "hooks.toml",
+                "hooks.test.toml",
                 "README.md",
             ],
             "componentize-py -d wit -w hook componentize app -o py-guard.wasm",
@@ -485,6 +492,7 @@ fn new_scaffolds_a_hook_in_each_language() {
                 "wit/hookhost.wit",
                 "package.json",
                 "hooks.toml",
+                "hooks.test.toml",
                 "README.md",
             ],
             "npm run build",

@@ -77,16 +77,106 @@ fn a_typo_is_not_a_block() {
 }
 
 #[test]
-fn a_non_utf8_argument_is_named() {
+fn a_non_utf8_text_value_is_refused_naming_its_option() {
     let project = blocking_project();
+    let os = std::ffi::OsStr::new;
     let bad = std::ffi::OsStr::from_bytes(b"Pre\xffToolUse");
-    let out = hookhost(&project, &[std::ffi::OsStr::new("fire"), bad]);
+    let cases: &[(&[&std::ffi::OsStr], &str)] = &[
+        (
+            &[os("fire"), bad],
+            "the value \"Pre\u{fffd}ToolUse\" of '[EVENT]' is not valid UTF-8",
+        ),
+        (
+            &[os("fire"), os("PreToolUse"), os("--tool"), bad],
+            "the value \"Pre\u{fffd}ToolUse\" of '--tool <TOOL>' is not valid UTF-8",
+        ),
+        (
+            &[os("fire"), os("PreToolUse"), os("--env"), bad],
+            "of '--env <NAME=VALUE>' is not valid UTF-8",
+        ),
+        (
+            &[os("agent-hook"), os("--format"), bad],
+            "of '--format <AGENT>' is not valid UTF-8",
+        ),
+    ];
+    for (args, expected) in cases {
+        let out = hookhost(&project, args);
+        assert_eq!(out.status.code(), Some(64), "{args:?}: {}", stderr(&out));
+        assert!(
+            stderr(&out).contains(expected),
+            "{args:?}: {}",
+            stderr(&out)
+        );
+    }
+    // The option keeps its possible values.
+    let out = run(&project, &["agent-hook", "--format", "claud"]);
     assert_eq!(out.status.code(), Some(64));
     assert!(
-        stderr(&out).contains("argument 2 (\"Pre\u{fffd}ToolUse\") is not valid UTF-8"),
+        stderr(&out).contains("[possible values: claude, copilot, gemini]"),
         "{}",
         stderr(&out)
     );
+}
+
+/// A file name that is not UTF-8 (a legal Linux path) is taken wherever a path is.
+#[test]
+fn paths_that_are_not_utf8_are_taken_by_every_command() {
+    let project = blocking_project();
+    let name = |text: &[u8]| std::ffi::OsStr::from_bytes(text).to_os_string();
+    let config = name(b"ok-\xe9.toml");
+    std::fs::copy(
+        project.path(".forgeflare/hooks.toml"),
+        project.root().join(&config),
+    )
+    .unwrap();
+    std::fs::write(
+        project.root().join(name(b"in-\xe9.json")),
+        r#"{"command":"ls"}"#,
+    )
+    .unwrap();
+    std::fs::write(
+        project.root().join(name(b"session-\xe9.jsonl")),
+        "{\"tool\": \"Bash\", \"input\": {\"command\": \"ls\"}}\n",
+    )
+    .unwrap();
+    std::fs::create_dir_all(project.path(".claude")).unwrap();
+    std::fs::write(
+        project.path(".claude/settings.json"),
+        r#"{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "true"}]}]}}"#,
+    )
+    .unwrap();
+    std::fs::write(
+        project.root().join(name(b"t-\xe9.test.toml")),
+        "[layers]\nproject = \".forgeflare/hooks.toml\"\n\n[[cases]]\nname = \"blocked\"\n\
+         event = \"PreToolUse\"\ntool = \"Bash\"\nexpect.decision = \"block\"\n",
+    )
+    .unwrap();
+    let os = |text: &str| std::ffi::OsString::from(text);
+    #[rustfmt::skip]
+    let cases: Vec<(Vec<std::ffi::OsString>, i32, &str)> = vec![
+        (vec![os("check"), os("--config"), config.clone()], 0, "ok-\u{fffd}.toml: 1 hook (1 enabled), all valid"),
+        (vec![os("fire"), os("PreToolUse"), os("--config"), config.clone()], 2, "BLOCKED: blocked by wall: no"),
+        (vec![os("fire"), os("PreToolUse"), os("--input-file"), name(b"in-\xe9.json")], 2, "input={\"command\":\"ls\"}"),
+        (vec![os("replay"), name(b"session-\xe9.jsonl"), os("--config"), config.clone()], 0, "1 tool call"),
+        (vec![os("bench"), os("-n"), os("1"), os("--config"), config.clone()], 0, "wall"),
+        (vec![os("import"), os("--output"), name(b"out-\xe9.toml")], 0, "out-\u{fffd}.toml"),
+        (vec![os("log"), os("--file"), name(b"log-\xe9.jsonl")], 1, "log-\u{fffd}.jsonl"),
+        (vec![os("keygen"), os("--unencrypted"), os("--out"), name(b"key-\xe9")], 0, "key-\u{fffd}.pub"),
+        (vec![os("verify"), name(b"missing-\xe9.wasm"), os("--trusted"), name(b"key-\xe9.pub")], 1, "missing-\u{fffd}.wasm"),
+        (vec![os("test"), name(b"missing-\xe9.test.toml")], 1, "missing-\u{fffd}.test.toml"),
+        (vec![os("test"), name(b"t-\xe9.test.toml"), os("--junit"), name(b"r-\xe9.xml")], 0, "t-\u{fffd}.test.toml\n"),
+        (vec![os("allow"), os("--config"), config.clone()], 0, "approved: sha256 "),
+    ];
+    for (args, code, expected) in cases {
+        let args_os: Vec<&std::ffi::OsStr> = args.iter().map(|a| a.as_os_str()).collect();
+        let out = hookhost(&project, &args_os);
+        let all = format!("{}{}", String::from_utf8_lossy(&out.stdout), stderr(&out));
+        assert_eq!(out.status.code(), Some(code), "{args:?}: {all}");
+        assert!(all.contains(expected), "{args:?}: {all}");
+    }
+    assert!(project.root().join(name(b"key-\xe9.key")).is_file());
+    assert!(project.root().join(name(b"out-\xe9.toml")).is_file());
+    assert!(project.root().join(name(b"r-\xe9.xml")).is_file());
 }
 
 #[test]

@@ -5,6 +5,8 @@
 //! without the feature (`without_wasm`).
 
 #[cfg(feature = "cli")]
+mod agent_env;
+#[cfg(feature = "cli")]
 mod agents;
 #[cfg(feature = "cli")]
 mod approvals;
@@ -16,6 +18,8 @@ mod cli;
 #[cfg(feature = "cli")]
 mod cli_input;
 mod command;
+#[cfg(feature = "cli")]
+mod compile_progress;
 mod contract;
 #[cfg(feature = "cli")]
 mod decisions;
@@ -43,6 +47,8 @@ mod monitor;
 mod no_wasi;
 #[cfg(all(feature = "cli", feature = "oci"))]
 mod oci;
+#[cfg(feature = "cli")]
+mod policy_test;
 mod robustness;
 #[cfg(feature = "cli")]
 mod serve;

@@ -26,6 +26,7 @@ pub(super) fn scaffold(name: &str) -> Scaffold {
                 fill(include_str!("templates/js/package.json"), name),
             ),
             ("hooks.toml", super::hooks_toml(name, &wasm, TIMEOUT_MS)),
+            ("hooks.test.toml", super::hooks_test_toml(name)),
             (
                 "README.md",
                 super::readme(

@@ -106,6 +106,7 @@ pub fn run(args: NewArgs) -> Result<ExitCode> {
     println!(
         "  hookhost fire PreToolUse --config hooks.toml --tool Bash --input '{{\"command\":\"git push --force\"}}'"
     );
+    println!("  hookhost test     # the cases of hooks.test.toml");
     if args.lang == Lang::Rust && !rust::wasm_target_installed() {
         println!(
             "\nnote: the wasm32-wasip2 target is not installed; install it with:\n  rustup target add wasm32-wasip2"
@@ -152,6 +153,46 @@ deny = ["terraform destroy"]
     )
 }
 
+/// The policy tests of a new hook (`hookhost test`): what it must block and what it must let
+/// through, run through the built component.
+fn hooks_test_toml(name: &str) -> String {
+    format!(
+        r#"# Policy tests: `hookhost test` runs each case through the hooks of hooks.toml (the
+# built component, for real) and checks what comes out. Add a case for every command the
+# guard must block or let through; docs/testing.md has every key.
+[[cases]]
+name = "a force push is blocked"
+event = "PreToolUse"
+tool = "Bash"
+input = {{ command = "git push --force origin main" }}
+expect = {{ decision = "block", by = "{name}", reason = "force pushes rewrite shared history" }}
+
+[[cases]]
+name = "a phrase of its config is blocked"
+event = "PreToolUse"
+tool = "Bash"
+input = {{ command = "terraform destroy -auto-approve" }}
+expect = {{ decision = "block", reason = "`terraform destroy` is not allowed here" }}
+
+[[cases]]
+name = "a plain push goes through"
+event = "PreToolUse"
+tool = "Bash"
+input = {{ command = "git push origin main" }}
+expect = {{ decision = "allow", ran = ["{name}"] }}
+
+[[cases]]
+name = "Claude Code reads the block as a deny"
+agent = "claude"
+event = "PreToolUse"
+tool = "Bash"
+input = {{ command = "git push -f" }}
+expect.decision = "block"
+expect.reply = {{ exit_code = 0, json = {{ hookSpecificOutput = {{ permissionDecision = "deny" }} }} }}
+"#
+    )
+}
+
 /// The README of a new hook: how to build and try it, and how to use it in a project.
 fn readme(name: &str, sdk: &str, build: &str, wasm: &str, timeout_ms: u32) -> String {
     let file = Path::new(wasm)
@@ -169,6 +210,7 @@ listed in its config.
 ```sh
 {build}
 hookhost fire PreToolUse --config hooks.toml --tool Bash --input '{{"command":"git push --force"}}'
+hookhost test     # the policy tests of hooks.test.toml
 ```
 
 ## Use it

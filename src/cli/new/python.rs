@@ -29,6 +29,7 @@ pub(super) fn scaffold(name: &str) -> Scaffold {
             ("wit/hookhost.wit", WIT.to_string()),
             ("requirements.txt", format!("{COMPONENTIZE_PY}\n")),
             ("hooks.toml", super::hooks_toml(name, &wasm, TIMEOUT_MS)),
+            ("hooks.test.toml", super::hooks_test_toml(name)),
             (
                 "README.md",
                 super::readme(

@@ -68,6 +68,7 @@ pub(super) fn scaffold(name: &str, sdk_path: Option<&Path>) -> Result<Scaffold> 
                     100,
                 ),
             ),
+            ("hooks.test.toml", super::hooks_test_toml(name)),
             (".gitignore", "/target\n".to_string()),
         ],
         next: vec![

@@ -4,10 +4,13 @@
 use std::process::ExitCode;
 
 use anyhow::{Context as _, Result};
-use hookhost::config::{ConfigProblem, HookSource, ManagedFile, ManagedOrigin, Ownership};
+use hookhost::config::{ConfigProblem, HookSource, ManagedFile};
 use hookhost::{Config, ConfigError, HookRunner, OnFailure, RunnerOptions};
 
 use super::render::{self, safe};
+use layers::{managed_line, recording, trust_lines};
+
+mod layers;
 
 #[derive(clap::Args)]
 pub struct CheckArgs {
@@ -17,8 +20,9 @@ pub struct CheckArgs {
 
 pub fn run(args: CheckArgs) -> Result<ExitCode> {
     let layers = args.config.layers()?;
-    let options = RunnerOptions::new(args.config.cwd()?);
+    let mut options = RunnerOptions::new(args.config.cwd()?);
     let cache = options.cache.clone();
+    let compiles = super::progress::watch_compiles(&mut options);
     // The organisation's layer first: a file that cannot be trusted is reported like an
     // invalid one (every agent's tool calls are blocked until it is fixed).
     let managed = ManagedFile::locate();
@@ -33,6 +37,8 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
     }
     // Each file's warnings, with its path; an invalid file is reported whole.
     let mut warnings = Vec::new();
+    // Hooks whose script or program is missing: they would fail at every call.
+    let mut cannot_run = Vec::new();
     // Whose `[projects]` holds: the organisation's when its file sets one.
     let mut policy_owner = None;
     for path in [managed.as_ref().map(|m| &m.path)]
@@ -45,7 +51,19 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
                 if managed.as_ref().is_some_and(|m| &m.path == path) {
                     policy_owner = config.projects.as_ref().map(|_| "organisation's");
                 }
-                warnings.extend(config.warnings.iter().map(|w| problem_line(path, w)))
+                warnings.extend(config.warnings.iter().map(|w| problem_line(path, w)));
+                for found in hookhost::approvals::unrunnable(&config, &options.cwd) {
+                    let hook = &config.hooks[found.hook];
+                    let problem = ConfigProblem {
+                        location: hook.location,
+                        hook: Some((hook.index, Some(hook.name.clone()))),
+                        message: found.message,
+                    };
+                    match found.missing_file {
+                        true => cannot_run.push(problem_line(path, &problem)),
+                        false => warnings.push(problem_line(path, &problem)),
+                    }
+                }
             }
             Err(error @ ConfigError::Invalid { .. }) => {
                 eprintln!("{}", safe_multiline(&error.to_string()));
@@ -214,6 +232,9 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
             ));
         }
     }
+    if let Some(line) = compiled_line(&hooks, &wasm, &compiles) {
+        println!("{line}");
+    }
     for line in trust_lines(managed.as_ref().map(|m| &m.path), &layers) {
         println!("{line}");
     }
@@ -223,37 +244,71 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
     for warning in &warnings {
         println!("warning: {warning}");
     }
+    for problem in &cannot_run {
+        eprintln!("error: {problem}");
+    }
     let enabled = hooks.iter().filter(|h| h.enabled).count();
     println!(
-        "\n{}: {} hook{} ({} enabled), all valid{}",
+        "\n{}: {} hook{} ({} enabled), {}{}",
         path.display(),
         hooks.len(),
         if hooks.len() == 1 { "" } else { "s" },
         enabled,
+        match cannot_run.len() {
+            0 => "all valid".to_string(),
+            1 => "1 cannot run".to_string(),
+            n => format!("{n} cannot run"),
+        },
         match warnings.len() {
             0 => String::new(),
             1 => ", 1 warning".to_string(),
             n => format!(", {n} warnings"),
         }
     );
-    Ok(ExitCode::SUCCESS)
+    Ok(match cannot_run.is_empty() {
+        true => ExitCode::SUCCESS,
+        false => ExitCode::from(super::EXIT_ERROR),
+    })
 }
 
-/// The organisation's layer, as the first line of the output: where it comes from and that
-/// its owner and mode passed.
-fn managed_line(managed: &ManagedFile, ownership: Ownership) -> String {
-    format!(
-        "managed layer: {} ({}; owner uid {}, mode {:o}: nobody else can write it): the \
-         organisation's hooks run first, and no user or project can disable them",
-        safe(&managed.path.display().to_string()),
-        match managed.origin {
-            ManagedOrigin::System => "the system's",
-            ManagedOrigin::Variable =>
-                "named by $HOOKHOST_MANAGED_CONFIG, as no system file exists",
-        },
-        ownership.uid,
-        ownership.mode
-    )
+/// Which wasm hooks were compiled at this load (and how long each took) and which came from
+/// the compile cache.
+fn compiled_line(
+    hooks: &[&hookhost::HookSpec],
+    wasm: &[(&hookhost::HookSpec, hookhost::WasmInfo)],
+    compiles: &super::progress::Compiles,
+) -> Option<String> {
+    let compiles = compiles.lock().unwrap_or_else(|e| e.into_inner());
+    let (mut compiled, mut cached) = (Vec::new(), Vec::new());
+    for (spec, info) in wasm {
+        let position = hooks
+            .iter()
+            .position(|h| std::ptr::eq(*h, *spec))
+            .unwrap_or(0)
+            + 1;
+        let named = format!("#{position} {}", safe(&spec.name));
+        if info.cache == hookhost::wasm::CacheOutcome::Hit {
+            cached.push(named);
+            continue;
+        }
+        compiled.push(
+            match compiles.iter().find(|compile| compile.hook == spec.name) {
+                Some(c) => format!(
+                    "#{position} {}",
+                    super::progress::describe(&c.hook, c.bytes, c.elapsed)
+                ),
+                None => named,
+            },
+        );
+    }
+    let mut parts = Vec::new();
+    if !compiled.is_empty() {
+        parts.push(format!("compiled {}", compiled.join(", ")));
+    }
+    if !cached.is_empty() {
+        parts.push(format!("from the compile cache {}", cached.join(", ")));
+    }
+    (!parts.is_empty()).then(|| format!("wasm: {}", parts.join("; ")))
 }
 
 /// A warning for each hook of another layer named like a hook of the organisation's: both
@@ -397,117 +452,4 @@ fn access(source: &HookSource) -> Vec<String> {
         }
     }
     grants
-}
-
-/// Where decisions are recorded: the decision log the layers configure, and the telemetry
-/// export of the user's `[telemetry]` or the `OTEL_*` variables, as the runner resolves them (a
-/// project's or local file's `[telemetry]` is ignored: a warning).
-fn recording(layers: &hookhost::Layers, warnings: &mut Vec<String>) -> Result<Vec<String>> {
-    let mut lines = Vec::new();
-    if let Some(log) = layers.decision_log()? {
-        lines.push(format!(
-            "decision log: {} (rotated past {} bytes, {} old file(s) kept{})",
-            safe(&log.file.path().display().to_string()),
-            log.spec.max_bytes,
-            log.spec.keep,
-            if log.spec.required {
-                "; required: tool calls are blocked while it cannot be written"
-            } else {
-                ""
-            }
-        ));
-    }
-    let (table, ignored) = layers.telemetry()?;
-    warnings.extend(ignored.iter().map(|warning| safe(warning)));
-    match hookhost::telemetry::Telemetry::configure(table.as_ref(), &|name| {
-        std::env::var(name).ok()
-    }) {
-        Ok(Some(configured)) => lines.push(format!(
-            "telemetry: OTLP to {}{}",
-            safe(configured.endpoint()),
-            if table.as_ref().is_some_and(|spec| spec.spool) {
-                "; spooled: agents send nothing, `hookhost log --export` sends the log's records"
-            } else {
-                "; sent by each process, at most exit_timeout_ms at its end"
-            }
-        )),
-        Ok(None) => {}
-        Err(error) => warnings.push(format!(
-            "telemetry is off: {}",
-            safe(&hookhost::text::error_chain(&error))
-        )),
-    }
-    Ok(lines)
-}
-
-/// Each layer's `[trust]`, one line per file that has one: its keys (with their kind), its
-/// rules (what each needs), its revoked key ids. What a reviewer checks a policy change by.
-fn trust_lines(managed: Option<&std::path::PathBuf>, layers: &hookhost::Layers) -> Vec<String> {
-    let files = [
-        managed,
-        layers.user.as_ref(),
-        layers.project.as_ref(),
-        layers.local.as_ref(),
-    ];
-    let mut lines = Vec::new();
-    for path in files.into_iter().flatten() {
-        let Ok(config) = Config::load(path) else {
-            continue;
-        };
-        let trust = &config.trust;
-        if trust.keys.is_empty() && trust.rules.is_empty() && trust.revoked.is_empty() {
-            continue;
-        }
-        let mut parts = Vec::new();
-        if trust.require_signed {
-            parts.push("require_signed".to_string());
-        }
-        if !trust.keys.is_empty() {
-            let keys: Vec<String> = trust
-                .keys
-                .iter()
-                .map(|key| {
-                    let who = key.keyless.as_ref().map_or(String::new(), |keyless| {
-                        let show = |pattern: &hookhost::config::NamePattern| match pattern {
-                            hookhost::config::NamePattern::Exact(text) => safe(text),
-                            hookhost::config::NamePattern::Regex(text) => {
-                                format!("/{}/", safe(text))
-                            }
-                        };
-                        format!(
-                            ": {} from {}{}",
-                            show(&keyless.identity),
-                            show(&keyless.issuer),
-                            if keyless.require_sct { "" } else { ", no SCT" }
-                        )
-                    });
-                    format!(
-                        "{} ({}{who}{})",
-                        safe(&key.id),
-                        key.kind.as_str(),
-                        if key.revoked { ", revoked" } else { "" }
-                    )
-                })
-                .collect();
-            parts.push(format!("keys {}", keys.join(", ")));
-        }
-        for rule in &trust.rules {
-            let names: Vec<String> = rule.keys.iter().map(|k| safe(k)).collect();
-            let need = if rule.min == rule.keys.len() && rule.min > 1 {
-                format!("all of {}", names.join(", "))
-            } else {
-                format!("{} of {}", rule.min, names.join(", "))
-            };
-            parts.push(format!("rule {} needs {need}", safe(&rule.pattern)));
-        }
-        if !trust.revoked.is_empty() {
-            parts.push(format!("revoked {}", trust.revoked.join(", ")));
-        }
-        lines.push(format!(
-            "trust ({}): {}",
-            safe(&path.display().to_string()),
-            parts.join("; ")
-        ));
-    }
-    lines
 }

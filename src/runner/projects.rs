@@ -1,0 +1,65 @@
+//! The `[projects]` policy that holds for a session's project hooks (the organisation's, else
+//! the user's): run as configured (`allow`), only once approved (`approve`), or only sandboxed
+//! wasm hooks within the ceiling (`sandboxed`).
+
+use std::path::{Path, PathBuf};
+
+use super::prepare::check_ceiling;
+use crate::approvals::{Approval, Approvals, Coverage};
+use crate::config::{HookSource, HookSpec, Layer, ProjectPolicy, ProjectsSpec};
+
+/// What the `[projects]` that holds says (the organisation's, else the user's), with what it
+/// needs to decide.
+pub(super) struct Policy {
+    /// Whose it is, for messages: "the user's", or "the organisation's".
+    pub(super) owner: &'static str,
+    pub(super) projects: ProjectsSpec,
+    pub(super) approvals: Approvals,
+    /// Under `approve`: each project file's, with what its hooks run.
+    pub(super) coverage: Vec<(PathBuf, Coverage)>,
+    pub(super) project_dir: PathBuf,
+}
+
+impl Policy {
+    /// Why a project hook may not run as configured, if it may not.
+    pub(super) fn holds(&self, spec: &HookSpec, file: &Path) -> Option<String> {
+        if matches!(spec.layer, Layer::Managed | Layer::User | Layer::Runtime) {
+            return None;
+        }
+        match self.projects.policy {
+            ProjectPolicy::Allow => None,
+            ProjectPolicy::Approve => self.approval(file).held_reason(file),
+            ProjectPolicy::Sandboxed => match &spec.source {
+                HookSource::Command(_) => Some(format!(
+                    "is a command hook, and {} policy runs only wasm hooks from projects (\"sandboxed\")",
+                    self.owner
+                )),
+                HookSource::Wasm(wasm) => {
+                    check_ceiling(wasm, &self.project_dir, &self.projects.ceiling).err()
+                }
+            },
+        }
+    }
+}
+
+impl Policy {
+    /// Where a project file stands with the user's approvals (never approved without its
+    /// coverage).
+    fn approval(&self, file: &Path) -> Approval {
+        self.coverage
+            .iter()
+            .find(|(path, _)| path == file)
+            .map_or(Approval::NotApproved, |(_, coverage)| {
+                self.approvals.check(file, coverage)
+            })
+    }
+
+    /// What the user should hear although the hooks run (an approval from an older hookhost
+    /// that does not cover what they run).
+    pub(super) fn notices(&self) -> Vec<String> {
+        self.coverage
+            .iter()
+            .filter_map(|(file, _)| self.approval(file).notice(file))
+            .collect()
+    }
+}
