@@ -14,7 +14,7 @@
 use std::path::{Path, PathBuf};
 
 use super::words::{Part, Token, Word, tokens};
-use crate::dialect::PROJECT_DIR_VARIABLES;
+use crate::dialect::ALL_PROJECT_DIR_VARIABLES;
 
 /// Where a command runs.
 pub(super) struct Place<'a> {
@@ -422,7 +422,7 @@ impl Tracer<'_> {
         for part in &word.parts {
             match part {
                 Part::Literal(literal) => text.push_str(literal),
-                Part::Variable(name) if PROJECT_DIR_VARIABLES.contains(&name.as_str()) => {
+                Part::Variable(name) if ALL_PROJECT_DIR_VARIABLES.contains(&name.as_str()) => {
                     text.push_str(&self.place.project_dir.to_string_lossy())
                 }
                 Part::Variable(name) if name == "PWD" => {

@@ -53,7 +53,7 @@ fn write(
     }
     for (name, value) in event.fields() {
         match name {
-            "timestamp" | "tool_iterations" | "hook_event_name" | "is_error" => {}
+            "timestamp" | "tool_iterations" | "hook_event_name" | "is_error" | "cwd" => {}
             "result" if view.call.is_some() => match value {
                 // hookhost's own PostToolUse result is text: give it Copilot's shape.
                 Value::String(text) => {

@@ -60,7 +60,7 @@ fn write(
     }
     for (name, value) in event.fields() {
         match name {
-            "transcript_path" | "timestamp" | "tool_iterations" | "is_error" => {}
+            "transcript_path" | "timestamp" | "tool_iterations" | "is_error" | "cwd" => {}
             "result" if view.call.is_some() => match value {
                 // hookhost's own PostToolUse result is text: give it Gemini's shape.
                 Value::String(text) => {

@@ -31,7 +31,7 @@ pub const ANSWER_MAX_BYTES: u32 = 64 << 20;
 pub struct RequestHeader {
     /// [`VERSION`].
     pub version: u32,
-    /// `claude`, `copilot` or `gemini`.
+    /// The agent format's name (`claude`, `copilot`, `gemini`, `codex`, `cursor`).
     pub format: String,
     /// `--event`, when given.
     pub event: Option<String>,

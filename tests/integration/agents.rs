@@ -1,24 +1,26 @@
 //! `hookhost agent-hook` and `hookhost import` through the real binary, with recorded events of
-//! Claude Code, Copilot CLI and Gemini CLI (the shapes of their hooks references), wasm and
-//! command guards, and the agents' own hook scripts (jq, grep, exit 2).
+//! Claude Code, Copilot CLI and Gemini CLI (the shapes of their hooks references, in
+//! `recorded`), wasm and command guards, and the agents' own hook scripts (jq, grep, exit 2).
+//! Codex CLI and Cursor: `agents_codex_cursor`, with these helpers.
 
 use std::io::Write as _;
 use std::process::{Command, Stdio};
 
 use serde_json::{Value, json};
 
+use crate::recorded::*;
 use crate::support::{Project, build_fixture};
 
 /// What the binary answered: stdout, stderr, exit status.
-struct Reply {
-    stdout: String,
-    stderr: String,
-    code: i32,
+pub(crate) struct Reply {
+    pub(crate) stdout: String,
+    pub(crate) stderr: String,
+    pub(crate) code: i32,
 }
 
 impl Reply {
     /// stdout as JSON (`null` when empty).
-    fn json(&self) -> Value {
+    pub(crate) fn json(&self) -> Value {
         if self.stdout.trim().is_empty() {
             return Value::Null;
         }
@@ -31,7 +33,7 @@ impl Reply {
     }
 }
 
-fn hookhost(project: &Project, args: &[&str], stdin: &str) -> Reply {
+pub(crate) fn hookhost(project: &Project, args: &[&str], stdin: &str) -> Reply {
     let mut child = Command::new(env!("CARGO_BIN_EXE_hookhost"))
         .args(args)
         .current_dir(project.root())
@@ -41,6 +43,13 @@ fn hookhost(project: &Project, args: &[&str], stdin: &str) -> Reply {
         .envs(crate::support::test_cache_env())
         .env_remove("CLAUDE_PROJECT_DIR")
         .env_remove("GEMINI_PROJECT_DIR")
+        .env_remove("CURSOR_PROJECT_DIR")
+        // No Codex trust state or managed requirements of whoever runs the tests.
+        .env("CODEX_HOME", project.path(".no-codex-home"))
+        .env(
+            "HOOKHOST_CODEX_REQUIREMENTS",
+            project.path(".no-codex-requirements.toml"),
+        )
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -62,7 +71,12 @@ fn hookhost(project: &Project, args: &[&str], stdin: &str) -> Reply {
 
 /// Runs `hookhost agent-hook --format FORMAT [--event EVENT]` with `stdin`, after putting the
 /// project's directory in the event's `cwd`.
-fn agent_hook(project: &Project, format: &str, event: Option<&str>, stdin: &str) -> Reply {
+pub(crate) fn agent_hook(
+    project: &Project,
+    format: &str,
+    event: Option<&str>,
+    stdin: &str,
+) -> Reply {
     let stdin = stdin.replace("PROJECT", &project.root().display().to_string());
     let mut args = vec!["agent-hook", "--format", format];
     if let Some(event) = event {
@@ -72,7 +86,7 @@ fn agent_hook(project: &Project, format: &str, event: Option<&str>, stdin: &str)
 }
 
 /// jq is how people write these hooks; the tests need it (CI installs it).
-fn require_jq() {
+pub(crate) fn require_jq() {
     let found = Command::new("jq")
         .arg("--version")
         .output()
@@ -111,42 +125,6 @@ fn toml_value(value: &Value) -> String {
         other => other.to_string(),
     }
 }
-
-// Recorded events, as each agent's hooks reference shows them (`cwd` filled in per project).
-const CLAUDE_PRE: &str = r#"{"session_id":"abc123","prompt_id":"550e8400-e29b","transcript_path":"/home/user/.claude/projects/x/transcript.jsonl","cwd":"PROJECT","permission_mode":"default","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"npm test","description":"Run test suite","timeout":120000,"run_in_background":false},"tool_use_id":"toolu_01ABC123"}"#;
-const CLAUDE_PERMISSION: &str = r#"{"session_id":"abc123","transcript_path":"/t.jsonl","cwd":"PROJECT","permission_mode":"default","hook_event_name":"PermissionRequest","tool_name":"Bash","tool_input":{"command":"rm -rf node_modules","description":"Remove node_modules directory"},"permission_suggestions":[{"type":"addRules","rules":[{"toolName":"Bash","ruleContent":"rm -rf node_modules"}],"behavior":"allow","destination":"localSettings"}]}"#;
-const CLAUDE_PROMPT: &str = r#"{"session_id":"abc123","transcript_path":"/t.jsonl","cwd":"PROJECT","permission_mode":"default","hook_event_name":"UserPromptSubmit","prompt":"Write a function to calculate the factorial of a number"}"#;
-const CLAUDE_POST: &str = r#"{"session_id":"abc123","transcript_path":"/t.jsonl","cwd":"PROJECT","permission_mode":"default","hook_event_name":"PostToolUse","tool_name":"Write","tool_input":{"file_path":"/path/to/file.txt","content":"file content"},"tool_response":{"filePath":"/path/to/file.txt","type":"create"},"tool_use_id":"toolu_01ABC123","duration_ms":12}"#;
-const CLAUDE_STOP: &str = r#"{"session_id":"abc123","transcript_path":"/t.jsonl","cwd":"PROJECT","permission_mode":"default","hook_event_name":"Stop","stop_hook_active":true,"last_assistant_message":"I've completed the refactoring...","background_tasks":[],"session_crons":[]}"#;
-const CLAUDE_START: &str = r#"{"session_id":"abc123","transcript_path":"/t.jsonl","cwd":"PROJECT","hook_event_name":"SessionStart","source":"startup","model":"claude-opus-5"}"#;
-const COPILOT_PRE: &str = r#"{"sessionId":"s1","timestamp":1704614600000,"cwd":"PROJECT","toolName":"bash","toolArgs":"{\"command\":\"rm -rf dist\",\"description\":\"Clean build directory\"}"}"#;
-const COPILOT_POST: &str = r#"{"sessionId":"s1","timestamp":1704614700000,"cwd":"PROJECT","toolName":"bash","toolArgs":"{\"command\":\"npm test\"}","toolResult":{"resultType":"success","textResultForLlm":"All tests passed"}}"#;
-const COPILOT_FAILURE: &str = r#"{"sessionId":"s1","timestamp":1704614700000,"cwd":"PROJECT","toolName":"bash","toolArgs":"{\"command\":\"npm test\"}","error":"Exit code 1"}"#;
-const COPILOT_START: &str = r#"{"sessionId":"s1","timestamp":1704614500000,"cwd":"PROJECT","source":"new","initialPrompt":"fix the build"}"#;
-const COPILOT_STOP: &str = r#"{"sessionId":"s1","timestamp":1704614800000,"cwd":"PROJECT","transcriptPath":"/t.jsonl","stopReason":"end_turn","stop_hook_active":false}"#;
-const GEMINI_BEFORE_TOOL: &str = r#"{"session_id":"abc123","transcript_path":"/path/to/transcript.json","cwd":"PROJECT","hook_event_name":"BeforeTool","timestamp":"2025-12-01T10:30:00Z","tool_name":"run_shell_command","tool_input":{"command":"npm test","description":"tests","dir_path":"."}}"#;
-const GEMINI_BEFORE_AGENT: &str = r#"{"session_id":"abc123","transcript_path":"/t.json","cwd":"PROJECT","hook_event_name":"BeforeAgent","timestamp":"2025-12-01T10:30:00Z","prompt":"refactor the parser"}"#;
-const GEMINI_AFTER_AGENT: &str = r#"{"session_id":"abc123","transcript_path":"/t.json","cwd":"PROJECT","hook_event_name":"AfterAgent","timestamp":"2025-12-01T10:31:00Z","prompt":"refactor the parser","prompt_response":"Done.","stop_hook_active":false}"#;
-const GEMINI_AFTER_TOOL: &str = r#"{"session_id":"abc123","transcript_path":"/t.json","cwd":"PROJECT","hook_event_name":"AfterTool","timestamp":"2025-12-01T10:30:05Z","tool_name":"read_file","tool_input":{"absolute_path":"/p/.env"},"tool_response":{"llmContent":"KEY=secret","returnDisplay":"KEY=secret"}}"#;
-
-/// Every recorded event, as the agent's hook command gets it: the agent, `--event`, stdin.
-pub(crate) const RECORDED: [(&str, Option<&str>, &str); 15] = [
-    ("claude", None, CLAUDE_PRE),
-    ("claude", None, CLAUDE_PERMISSION),
-    ("claude", None, CLAUDE_PROMPT),
-    ("claude", None, CLAUDE_POST),
-    ("claude", None, CLAUDE_STOP),
-    ("claude", None, CLAUDE_START),
-    ("copilot", Some("preToolUse"), COPILOT_PRE),
-    ("copilot", Some("postToolUse"), COPILOT_POST),
-    ("copilot", Some("postToolUseFailure"), COPILOT_FAILURE),
-    ("copilot", Some("sessionStart"), COPILOT_START),
-    ("copilot", Some("agentStop"), COPILOT_STOP),
-    ("gemini", None, GEMINI_BEFORE_TOOL),
-    ("gemini", None, GEMINI_BEFORE_AGENT),
-    ("gemini", None, GEMINI_AFTER_AGENT),
-    ("gemini", None, GEMINI_AFTER_TOOL),
-];
 
 /// One round trip: the agent, its event, hookhost's event, the wasm guard's answer, and what
 /// the agent must read back.
@@ -379,7 +357,7 @@ fn an_event_that_cannot_be_read_is_refused_on_a_tool_call() {
 
 /// forgeflare's style of guard: jq reads the command, grep judges it, exit 2 with a JSON
 /// message on stderr. `JQ_PATH` is where the agent puts the command.
-fn guard_script(jq_path: &str) -> String {
+pub(crate) fn guard_script(jq_path: &str) -> String {
     format!(
         r#"#!/bin/bash
 command=$(jq -r '{jq_path}')
@@ -392,7 +370,7 @@ exit 0
     )
 }
 
-fn write_script(project: &Project, relative: &str, text: &str) {
+pub(crate) fn write_script(project: &Project, relative: &str, text: &str) {
     let path = project.path(relative);
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
     std::fs::write(&path, text).unwrap();
@@ -401,7 +379,7 @@ fn write_script(project: &Project, relative: &str, text: &str) {
 }
 
 /// What the script itself prints on stderr for `stdin`: what the agent would read.
-fn script_stderr(project: &Project, relative: &str, stdin: &str) -> String {
+pub(crate) fn script_stderr(project: &Project, relative: &str, stdin: &str) -> String {
     let mut child = Command::new(project.path(relative))
         .stdin(Stdio::piped())
         .stderr(Stdio::piped())

@@ -7,6 +7,8 @@
 #[cfg(feature = "cli")]
 mod agents;
 #[cfg(feature = "cli")]
+mod agents_codex_cursor;
+#[cfg(feature = "cli")]
 mod approvals;
 mod architecture;
 #[cfg(feature = "wasm")]
@@ -42,6 +44,8 @@ mod monitor;
 mod no_wasi;
 #[cfg(all(feature = "cli", feature = "oci"))]
 mod oci;
+#[cfg(feature = "cli")]
+mod recorded;
 mod robustness;
 #[cfg(feature = "cli")]
 mod serve;
