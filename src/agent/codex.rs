@@ -18,8 +18,8 @@
 use serde_json::{Map, Value, json};
 
 use super::{
-    AgentError, AgentEvent, AgentEventSpec, AgentFormat, AgentReply, BlockAs, ContextAs, Plan,
-    from_snake, given_name, resolve_name,
+    AgentError, AgentEvent, AgentEventSpec, AgentFormat, AgentReply, BlockAs, Plan, from_snake,
+    given_name, resolve_name,
 };
 
 /// Codex's table, in [`crate::dialect::codex`].
@@ -59,7 +59,6 @@ pub(super) fn render(spec: &AgentEventSpec, plan: &mut Plan) -> AgentReply {
         );
         plan.refuse(spec, reason);
     }
-    let mut out = Map::new();
     let mut specific = Map::new();
     match (spec.block, &plan.block) {
         (BlockAs::Permission, Some(reason)) => {
@@ -81,33 +80,9 @@ pub(super) fn render(spec: &AgentEventSpec, plan: &mut Plan) -> AgentReply {
         (BlockAs::Behavior, None) if plan.approve => {
             specific.insert("decision".into(), json!({ "behavior": "allow" }));
         }
-        (BlockAs::Decision, Some(reason)) => {
-            out.insert("decision".into(), json!("block"));
-            out.insert("reason".into(), json!(reason));
-        }
-        (BlockAs::EndSession, Some(reason)) => {
-            out.insert("continue".into(), json!(false));
-            out.insert("stopReason".into(), json!(reason));
-        }
         _ => {}
     }
-    if let (ContextAs::Specific, Some(context)) = (spec.context, &plan.context) {
-        specific.insert("additionalContext".into(), json!(context));
-    }
-    if let Some(reason) = &plan.stop
-        && !out.contains_key("continue")
-    {
-        out.insert("continue".into(), json!(false));
-        out.insert("stopReason".into(), json!(reason));
-    }
-    if let Some(message) = &plan.message {
-        out.insert("systemMessage".into(), json!(message));
-    }
-    if !specific.is_empty() {
-        specific.insert("hookEventName".into(), json!(spec.agent));
-        out.insert("hookSpecificOutput".into(), Value::Object(specific));
-    }
-    AgentReply::json(out)
+    super::claude::finish(spec, plan, Map::new(), specific)
 }
 
 #[cfg(test)]
@@ -229,19 +204,14 @@ mod tests {
                     continue;
                 }
                 let json: Value = serde_json::from_str(&got.stdout).unwrap();
-                let (top, specific) = output_keys(spec.agent);
+                let keys = output_keys(spec.agent);
                 for key in json.as_object().unwrap().keys() {
-                    assert!(
-                        top.contains(&key.as_str()),
-                        "{}: {key} in {}",
-                        spec.agent,
-                        got.stdout
-                    );
+                    assert!(keys.top(key), "{}: {key} in {}", spec.agent, got.stdout);
                 }
                 if let Some(object) = json.get("hookSpecificOutput") {
                     for key in object.as_object().unwrap().keys() {
                         assert!(
-                            specific.contains(&key.as_str()),
+                            keys.specific.contains(&key.as_str()),
                             "{}: hookSpecificOutput.{key}",
                             spec.agent
                         );

@@ -121,38 +121,43 @@ pub static OTHER: AgentEventSpec = AgentEventSpec {
     ..BASE
 };
 
-/// The keys Codex reads on `event` (its own name): at the top level, and in
-/// `hookSpecificOutput` (empty: none is read). Any other key fails the hook.
-pub fn output_keys(event: &str) -> (&'static [&'static str], &'static [&'static str]) {
-    const UNIVERSAL: &[&str] = &["continue", "stopReason", "suppressOutput", "systemMessage"];
-    const DECIDING: &[&str] = &[
-        "continue",
-        "stopReason",
-        "suppressOutput",
-        "systemMessage",
-        "decision",
-        "reason",
-    ];
-    const SPECIFIC: &[&str] = &[
-        "continue",
-        "stopReason",
-        "suppressOutput",
-        "systemMessage",
-        "hookSpecificOutput",
-    ];
-    const DECIDING_SPECIFIC: &[&str] = &[
-        "continue",
-        "stopReason",
-        "suppressOutput",
-        "systemMessage",
-        "decision",
-        "reason",
-        "hookSpecificOutput",
-    ];
+/// The keys Codex reads in an answer on one event: any other fails the hook (its output
+/// types refuse unknown fields).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OutputKeys {
+    /// `continue`, `stopReason`, `suppressOutput` (`systemMessage` is read on every event).
+    pub control: bool,
+    /// `decision` and `reason`.
+    pub decision: bool,
+    /// The keys of `hookSpecificOutput` (empty: no `hookSpecificOutput`).
+    pub specific: &'static [&'static str],
+}
+
+impl OutputKeys {
+    /// True when Codex reads `key` at the top level of an answer.
+    pub fn top(&self, key: &str) -> bool {
+        match key {
+            "systemMessage" => true,
+            "continue" | "stopReason" | "suppressOutput" => self.control,
+            "decision" | "reason" => self.decision,
+            "hookSpecificOutput" => !self.specific.is_empty(),
+            _ => false,
+        }
+    }
+}
+
+/// The keys Codex reads on `event` (its own name).
+pub fn output_keys(event: &str) -> OutputKeys {
     const CONTEXT: &[&str] = &["hookEventName", "additionalContext"];
+    let keys = |control, decision, specific| OutputKeys {
+        control,
+        decision,
+        specific,
+    };
     match event {
-        "PreToolUse" => (
-            DECIDING_SPECIFIC,
+        "PreToolUse" => keys(
+            true,
+            true,
             &[
                 "hookEventName",
                 "permissionDecision",
@@ -161,9 +166,10 @@ pub fn output_keys(event: &str) -> (&'static [&'static str], &'static [&'static 
                 "additionalContext",
             ],
         ),
-        "PermissionRequest" => (SPECIFIC, &["hookEventName", "decision"]),
-        "PostToolUse" => (
-            DECIDING_SPECIFIC,
+        "PermissionRequest" => keys(true, false, &["hookEventName", "decision"]),
+        "PostToolUse" => keys(
+            true,
+            true,
             &[
                 "hookEventName",
                 "additionalContext",
@@ -171,11 +177,12 @@ pub fn output_keys(event: &str) -> (&'static [&'static str], &'static [&'static 
                 "updatedToolOutput",
             ],
         ),
-        "UserPromptSubmit" => (DECIDING_SPECIFIC, CONTEXT),
-        "Stop" | "SubagentStop" => (DECIDING, &[]),
-        "SessionStart" | "SubagentStart" => (SPECIFIC, CONTEXT),
-        "PreCompact" | "PostCompact" => (UNIVERSAL, &[]),
-        _ => (&["systemMessage"], &[]),
+        "UserPromptSubmit" => keys(true, true, CONTEXT),
+        "Stop" | "SubagentStop" => keys(true, true, &[]),
+        "SessionStart" | "SubagentStart" => keys(true, false, CONTEXT),
+        "PreCompact" | "PostCompact" => keys(true, false, &[]),
+        // Interrupt, SessionEnd: `systemMessage` alone.
+        _ => keys(false, false, &[]),
     }
 }
 

@@ -160,8 +160,8 @@ fn from_json(
     event: &str,
     json: &Map<String, Value>,
 ) -> Result<Verdict, HookFailure> {
-    let (top, specific_keys) = output_keys(event);
-    if let Some(key) = json.keys().find(|key| !top.contains(&key.as_str())) {
+    let keys = output_keys(event);
+    if let Some(key) = json.keys().find(|key| !keys.top(key)) {
         return Err(invalid(format!(
             "{event} hook answered `{key}`, a key Codex does not read there"
         )));
@@ -171,7 +171,7 @@ fn from_json(
         Some(Value::Object(specific)) => {
             if let Some(key) = specific
                 .keys()
-                .find(|key| !specific_keys.contains(&key.as_str()))
+                .find(|key| !keys.specific.contains(&key.as_str()))
             {
                 return Err(invalid(format!(
                     "{event} hook answered `hookSpecificOutput.{key}`, a key Codex does not read there"
@@ -376,7 +376,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-    use crate::protocol::test_support::{out, view};
+    use crate::protocol::test_support::{assert_answers, out, view};
     use crate::{Event, ToolCall};
 
     #[test]
@@ -457,15 +457,7 @@ mod tests {
             ("interrupt message", &interrupt, out(0, r#"{"systemMessage":"bye"}"#, ""), Ok(Verdict::allow().with_message("bye"))),
             ("interrupt continue fails", &interrupt, out(0, r#"{"continue":true}"#, ""), Err(())),
         ];
-        for (name, event, output, expected) in cases {
-            let got = answer(&view(event), &output)
-                .map(|mut v| {
-                    v.note = None;
-                    v
-                })
-                .map_err(|_| ());
-            assert_eq!(got, expected, "{name}");
-        }
+        assert_answers(answer, cases);
         let failed = answer(&view(&pre), &out(0, r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"?"}}"#, "")).unwrap_err();
         assert_eq!(
             failed.detailed(),

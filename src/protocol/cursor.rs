@@ -224,7 +224,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-    use crate::protocol::test_support::{out, view};
+    use crate::protocol::test_support::{assert_answers, out, view};
     use crate::{Event, ToolCall};
 
     #[test]
@@ -308,14 +308,6 @@ mod tests {
             ("compaction message", &compact, out(0, r#"{"user_message":"compacting"}"#, ""), Ok(Verdict::allow().with_message("compacting"))),
             ("read deny", &read, out(0, r#"{"permission":"deny"}"#, ""), Ok(Verdict::block("blocked by a beforeReadFile hook"))),
         ];
-        for (name, event, output, expected) in cases {
-            let got = answer(&view(event), &output)
-                .map(|mut v| {
-                    v.note = None;
-                    v
-                })
-                .map_err(|_| ());
-            assert_eq!(got, expected, "{name}");
-        }
+        assert_answers(answer, cases);
     }
 }

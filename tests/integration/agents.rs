@@ -1,7 +1,8 @@
 //! `hookhost agent-hook` and `hookhost import` through the real binary, with recorded events of
 //! Claude Code, Copilot CLI and Gemini CLI (the shapes of their hooks references, in
 //! `recorded`), wasm and command guards, and the agents' own hook scripts (jq, grep, exit 2).
-//! Codex CLI and Cursor: `agents_codex_cursor`, with these helpers.
+//! Codex CLI and Cursor: in these tables too, and in `agents_codex_cursor`. Longer than the
+//! house's ~500 lines: one table per behaviour, a row per agent.
 
 use std::io::Write as _;
 use std::process::{Command, Stdio};
@@ -225,6 +226,8 @@ command = '''if grep -q 'rm -rf'; then echo '{"action":"block","reason":"recursi
         ("claude", None, "Edit", r#"{"session_id":"s","cwd":"PROJECT","hook_event_name":"PreToolUse","tool_name":"TOOL","tool_input":{"command":"COMMAND"}}"#, "Bash"),
         ("copilot", Some("preToolUse"), "edit", r#"{"sessionId":"s","timestamp":1,"cwd":"PROJECT","toolName":"TOOL","toolArgs":"{\"command\":\"COMMAND\"}"}"#, "bash"),
         ("gemini", None, "replace", r#"{"session_id":"s","cwd":"PROJECT","hook_event_name":"BeforeTool","timestamp":"t","tool_name":"TOOL","tool_input":{"command":"COMMAND"}}"#, "run_shell_command"),
+        ("codex", None, "apply_patch", r#"{"session_id":"s","turn_id":"t","transcript_path":null,"cwd":"PROJECT","hook_event_name":"PreToolUse","model":"m","permission_mode":"default","tool_name":"TOOL","tool_input":{"command":"COMMAND"},"tool_use_id":"c"}"#, "Bash"),
+        ("cursor", None, "Write", r#"{"conversation_id":"c","generation_id":"g","hook_event_name":"preToolUse","workspace_roots":["PROJECT"],"tool_name":"TOOL","tool_input":{"command":"COMMAND"},"tool_use_id":"t","cwd":"PROJECT"}"#, "Shell"),
     ];
     let project = Project::new();
     for (format, event, edit_tool, template, shell_tool) in agents {
@@ -255,7 +258,8 @@ command = '''if grep -q 'rm -rf'; then echo '{"action":"block","reason":"recursi
             let reason = json["permissionDecisionReason"]
                 .as_str()
                 .or(json["reason"].as_str())
-                .or(json["hookSpecificOutput"]["permissionDecisionReason"].as_str());
+                .or(json["hookSpecificOutput"]["permissionDecisionReason"].as_str())
+                .or(json["agent_message"].as_str());
             assert_eq!(
                 reason, blocked_by,
                 "{format} {tool} {command}: {}{}",
@@ -276,6 +280,12 @@ fn a_configuration_that_does_not_load_denies_tool_calls_and_says_why() {
         ("copilot", Some("preToolUse"), COPILOT_PRE, "/permissionDecision", "deny", "/permissionDecisionReason"),
         ("gemini", None, GEMINI_BEFORE_TOOL, "/decision", "deny", "/reason"),
         ("claude", None, CLAUDE_PERMISSION, "/hookSpecificOutput/decision/behavior", "deny", "/hookSpecificOutput/decision/message"),
+        ("codex", None, CODEX_PRE, "/hookSpecificOutput/permissionDecision", "deny", "/hookSpecificOutput/permissionDecisionReason"),
+        ("codex", None, CODEX_PERMISSION, "/hookSpecificOutput/decision/behavior", "deny", "/hookSpecificOutput/decision/message"),
+        ("cursor", None, CURSOR_PRE, "/permission", "deny", "/agent_message"),
+        // Cursor's own gates, custom events in hookhost, are refused too.
+        ("cursor", None, CURSOR_SHELL, "/permission", "deny", "/agent_message"),
+        ("cursor", None, CURSOR_READ, "/permission", "deny", "/agent_message"),
     ];
     for (format, event, stdin, decision, expected, reason) in cases {
         let reply = agent_hook(&project, format, event, stdin);
@@ -402,22 +412,31 @@ fn imported_hooks_block_as_their_agents_would() {
     #[rustfmt::skip]
     let agents = [
         ("claude", ".claude/hooks/guard.sh", ".tool_input.command", ".claude/settings.json",
-            json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "\"$CLAUDE_PROJECT_DIR\"/.claude/hooks/guard.sh", "timeout": 10}]}]}}),
+            json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "\"$CLAUDE_PROJECT_DIR\"/.claude/hooks/guard.sh", "timeout": 10}]}]}}).to_string(),
             None, CLAUDE_PRE.replace("npm test", "rm -rf /"), "/hookSpecificOutput/permissionDecision", "deny", "/hookSpecificOutput/permissionDecisionReason"),
         ("copilot", ".github/hooks/guard.sh", ".toolArgs | fromjson | .command", ".github/hooks/guard.json",
-            json!({"version": 1, "hooks": {"preToolUse": [{"type": "command", "bash": "./.github/hooks/guard.sh", "timeoutSec": 10, "matcher": "bash|edit"}]}}),
+            json!({"version": 1, "hooks": {"preToolUse": [{"type": "command", "bash": "./.github/hooks/guard.sh", "timeoutSec": 10, "matcher": "bash|edit"}]}}).to_string(),
             Some("preToolUse"), COPILOT_PRE.to_string(), "/permissionDecision", "deny", "/permissionDecisionReason"),
         ("gemini", ".gemini/hooks/guard.sh", ".tool_input.command", ".gemini/settings.json",
-            json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [{"name": "guard", "type": "command", "command": "$GEMINI_PROJECT_DIR/.gemini/hooks/guard.sh", "timeout": 10000}]}]}}),
+            json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [{"name": "guard", "type": "command", "command": "$GEMINI_PROJECT_DIR/.gemini/hooks/guard.sh", "timeout": 10000}]}]}}).to_string(),
             None, GEMINI_BEFORE_TOOL.replace("npm test", "rm -rf /"), "/decision", "deny", "/reason"),
+        ("codex", ".codex/hooks/guard.sh", ".tool_input.command", ".codex/hooks.json",
+            json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": ".codex/hooks/guard.sh", "timeout": 10, "statusMessage": "Checking Bash command"}]}]}}).to_string(),
+            None, CODEX_PRE.replace("npm test", "rm -rf /"), "/hookSpecificOutput/permissionDecision", "deny", "/hookSpecificOutput/permissionDecisionReason"),
+        ("codex", ".codex/hooks/guard.sh", ".tool_input.command", ".codex/config.toml",
+            "model = \"gpt-5.5\"\n\n[[hooks.PreToolUse]]\nmatcher = \"^Bash$\"\n\n[[hooks.PreToolUse.hooks]]\ntype = \"command\"\ncommand = \".codex/hooks/guard.sh\"\ntimeout = 10\n".to_string(),
+            None, CODEX_PRE.replace("npm test", "rm -rf /"), "/hookSpecificOutput/permissionDecision", "deny", "/hookSpecificOutput/permissionDecisionReason"),
+        ("cursor", ".cursor/hooks/guard.sh", ".tool_input.command", ".cursor/hooks.json",
+            json!({"version": 1, "hooks": {"preToolUse": [{"command": ".cursor/hooks/guard.sh", "matcher": "Shell", "timeout": 10, "failClosed": true}]}}).to_string(),
+            None, CURSOR_PRE.replace("npm install", "rm -rf /"), "/permission", "deny", "/agent_message"),
     ];
-    for (format, script, jq_path, settings, json, event, stdin, decision, expected, reason) in
+    for (format, script, jq_path, settings, text, event, stdin, decision, expected, reason) in
         agents
     {
         let project = Project::new();
         write_script(&project, script, &guard_script(jq_path));
         std::fs::create_dir_all(project.path(settings).parent().unwrap()).unwrap();
-        std::fs::write(project.path(settings), json.to_string()).unwrap();
+        std::fs::write(project.path(settings), text).unwrap();
 
         let import = hookhost(&project, &["import", "--from", format], "");
         assert_eq!(import.code, 0, "{format}: {}", import.stderr);
@@ -458,12 +477,17 @@ fn imported_hooks_block_as_their_agents_would() {
             "{format}"
         );
 
-        // A harmless call goes through.
+        // A harmless call goes through (Cursor reads `{}` as no objection).
         let harmless = stdin.replace("rm -rf", "ls -l");
         let reply = agent_hook(&project, format, event, &harmless);
+        let nothing = if format == "cursor" {
+            json!({})
+        } else {
+            Value::Null
+        };
         assert_eq!(
-            (reply.code, reply.stdout.as_str()),
-            (0, ""),
+            (reply.code, reply.json()),
+            (0, nothing),
             "{format}: {}",
             reply.stderr
         );

@@ -1,13 +1,12 @@
 //! Codex CLI and Cursor through the real binary: `hookhost agent-hook --format codex|cursor` on
-//! their recorded events (`recorded`) with wasm and command guards, a configuration that does
-//! not load, and `hookhost import` of `.codex/hooks.json`, `.codex/config.toml` and
-//! `.cursor/hooks.json` with the agents' own hook scripts (jq, grep, exit 2).
+//! their recorded events (`recorded`) with a wasm guard's every answer, a configuration that
+//! does not load, and what `hookhost import` reports of Codex's trust, Codex's managed hooks and
+//! a file Cursor rejects. (The tables of `agents` run both agents' imported scripts, their
+//! wasm and command guards and their fail-closed answers beside the other agents'.)
 
 use serde_json::{Value, json};
 
-use crate::agents::{
-    agent_hook, answerer, guard_script, hookhost, require_jq, script_stderr, write_script,
-};
+use crate::agents::{agent_hook, answerer, hookhost};
 use crate::recorded::*;
 use crate::support::Project;
 
@@ -86,97 +85,11 @@ fn codex_and_cursor_read_deny_ask_allow_rewrite_context_and_stop_in_their_own_fo
     }
 }
 
+/// (Their tool calls are refused in `agents::a_configuration_that_does_not_load_...`.)
 #[test]
-fn a_wasm_guard_and_a_command_guard_both_act_under_codex_and_cursor() {
-    let command_guard = r#"
-[[hooks]]
-name = "no-rm-rf"
-event = "PreToolUse"
-command = '''if grep -q 'rm -rf'; then echo '{"action":"block","reason":"recursive delete"}'; else echo '{"action":"allow"}'; fi'''
-"#;
-    #[rustfmt::skip]
-    let agents = [
-        ("codex", "apply_patch", CODEX_PRE, "Bash", "/hookSpecificOutput/permissionDecisionReason", Value::Null),
-        ("cursor", "Write", CURSOR_PRE, "Shell", "/agent_message", json!({})),
-    ];
-    let project = Project::new();
-    for (format, edit_tool, template, shell_tool, reason, nothing) in agents {
-        project.config(&format!(
-            "{}{command_guard}",
-            answerer(
-                "PreToolUse",
-                Some(edit_tool),
-                json!({"answer": "block", "reason": "edits are frozen"})
-            )
-        ));
-        for (tool, command, blocked_by) in [
-            (
-                edit_tool,
-                "x",
-                Some("blocked by wasm-guard: edits are frozen"),
-            ),
-            (
-                shell_tool,
-                "rm -rf /",
-                Some("blocked by no-rm-rf: recursive delete"),
-            ),
-            (shell_tool, "ls", None),
-        ] {
-            let stdin = template
-                .replace(
-                    &format!("\"tool_name\":\"{shell_tool}\""),
-                    &format!("\"tool_name\":\"{tool}\""),
-                )
-                .replace("npm install", command)
-                .replace("npm test", command);
-            let reply = agent_hook(&project, format, None, &stdin);
-            let json = reply.json();
-            match blocked_by {
-                Some(expected) => assert_eq!(
-                    json.pointer(reason).and_then(Value::as_str),
-                    Some(expected),
-                    "{format} {tool} {command}: {}{}",
-                    reply.stdout,
-                    reply.stderr
-                ),
-                None => assert_eq!(json, nothing, "{format} {tool}: {}", reply.stderr),
-            }
-            assert_eq!(reply.code, 0, "{format}: {}", reply.stderr);
-        }
-    }
-}
-
-#[test]
-fn a_configuration_that_does_not_load_denies_codex_and_cursor_tool_calls() {
+fn without_a_loadable_configuration_codex_and_cursor_are_told_elsewhere() {
     let project = Project::new();
     project.config("[[hooks]]\nevent = \"PreToolUse\"\ncomand = \"true\"\n");
-    #[rustfmt::skip]
-    let cases = [
-        ("codex", CODEX_PRE, "/hookSpecificOutput/permissionDecision", "/hookSpecificOutput/permissionDecisionReason"),
-        ("codex", CODEX_PERMISSION, "/hookSpecificOutput/decision/behavior", "/hookSpecificOutput/decision/message"),
-        ("cursor", CURSOR_PRE, "/permission", "/agent_message"),
-        // Cursor's own gates, custom events in hookhost, are refused too.
-        ("cursor", CURSOR_SHELL, "/permission", "/agent_message"),
-        ("cursor", CURSOR_READ, "/permission", "/agent_message"),
-    ];
-    for (format, stdin, decision, reason) in cases {
-        let reply = agent_hook(&project, format, None, stdin);
-        let json = reply.json();
-        assert_eq!(
-            json.pointer(decision),
-            Some(&json!("deny")),
-            "{format}: {}",
-            reply.stdout
-        );
-        let reason = json.pointer(reason).and_then(Value::as_str).unwrap();
-        assert!(
-            reason.starts_with("hook failed: ")
-                && reason
-                    .contains("hooks.toml:1:1: hook #1: a hook needs exactly one of `command`")
-                && reason.ends_with("(tool blocked by default)"),
-            "{reason}"
-        );
-    }
     // Elsewhere nothing is refused; the user is told on stderr (Cursor shows no message on
     // stop, Codex shows `systemMessage`).
     let stop = agent_hook(&project, "cursor", None, CURSOR_STOP);
@@ -205,73 +118,6 @@ fn a_configuration_that_does_not_load_denies_codex_and_cursor_tool_calls() {
         "{}",
         broken.stderr
     );
-}
-
-#[test]
-fn imported_codex_and_cursor_hooks_block_as_their_agents_would() {
-    require_jq();
-    #[rustfmt::skip]
-    let agents = [
-        ("codex", ".codex/hooks/guard.sh", ".codex/hooks.json",
-            json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": ".codex/hooks/guard.sh", "timeout": 10, "statusMessage": "Checking Bash command"}]}]}}).to_string(),
-            CODEX_PRE, "/hookSpecificOutput/permissionDecision", "/hookSpecificOutput/permissionDecisionReason", Value::Null),
-        ("codex", ".codex/hooks/guard.sh", ".codex/config.toml",
-            "model = \"gpt-5.5\"\n\n[[hooks.PreToolUse]]\nmatcher = \"^Bash$\"\n\n[[hooks.PreToolUse.hooks]]\ntype = \"command\"\ncommand = \".codex/hooks/guard.sh\"\ntimeout = 10\n".to_string(),
-            CODEX_PRE, "/hookSpecificOutput/permissionDecision", "/hookSpecificOutput/permissionDecisionReason", Value::Null),
-        ("cursor", ".cursor/hooks/guard.sh", ".cursor/hooks.json",
-            json!({"version": 1, "hooks": {"preToolUse": [{"command": ".cursor/hooks/guard.sh", "matcher": "Shell", "timeout": 10, "failClosed": true}]}}).to_string(),
-            CURSOR_PRE, "/permission", "/agent_message", json!({})),
-    ];
-    for (format, script, settings, text, recorded, decision, reason, nothing) in agents {
-        let project = Project::new();
-        write_script(&project, script, &guard_script(".tool_input.command"));
-        std::fs::create_dir_all(project.path(settings).parent().unwrap()).unwrap();
-        std::fs::write(project.path(settings), text).unwrap();
-
-        let import = hookhost(&project, &["import", "--from", format], "");
-        assert_eq!(import.code, 0, "{format}: {}", import.stderr);
-        assert!(
-            import
-                .stderr
-                .starts_with(&format!("wrote hooks.toml: 1 hook from {settings}\n")),
-            "{}",
-            import.stderr
-        );
-        let toml = project.read("hooks.toml");
-        assert!(toml.contains(&format!("protocol = \"{format}\"")), "{toml}");
-
-        // Fired through the imported hooks.toml, as the agent would fire it.
-        let stdin = recorded
-            .replace("npm test", "rm -rf /")
-            .replace("npm install", "rm -rf /")
-            .replace("PROJECT", &project.root().display().to_string());
-        let reply = agent_hook(&project, format, None, &stdin);
-        let answer = reply.json();
-        assert_eq!(
-            answer.pointer(decision),
-            Some(&json!("deny")),
-            "{format}: {}{}",
-            reply.stdout,
-            reply.stderr
-        );
-        // The reason the agent reads: the script's own stderr, which its agent would have read.
-        let said = script_stderr(&project, script, &stdin);
-        assert_eq!(
-            answer.pointer(reason),
-            Some(&json!(format!("blocked by guard.sh: {said}"))),
-            "{format}"
-        );
-
-        // A harmless call goes through.
-        let harmless = stdin.replace("rm -rf", "ls -l");
-        let reply = agent_hook(&project, format, None, &harmless);
-        assert_eq!(
-            (reply.json(), reply.code),
-            (nothing, 0),
-            "{format}: {}",
-            reply.stderr
-        );
-    }
 }
 
 #[test]

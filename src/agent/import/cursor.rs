@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 
-use super::{Found, Hook, Matcher, check_matcher, is_hookhost, seconds_to_ms};
+use super::{Found, Hook, Matcher, check_matcher, is_hookhost, seconds_to_ms, version_one};
 use crate::dialect::BlockAs;
 use crate::dialect::cursor::{EVENTS, FIXED_MATCH};
 use crate::matcher::ToolMatcher;
@@ -24,18 +24,8 @@ const MATCHED: &[&str] = &[
 
 pub(super) fn hooks(json: &Value, file: &str) -> Found {
     let mut found = Found::default();
-    match json.get("version") {
-        Some(version) if version == 1 => {}
-        other => {
-            found.note(
-                file,
-                format!(
-                    "not imported: `version` is {}, not 1, so Cursor rejects the whole file",
-                    other.map_or("missing".to_string(), Value::to_string)
-                ),
-            );
-            return found;
-        }
+    if !version_one(json, file, "Cursor", &mut found) {
+        return found;
     }
     let Some(events) = json.get("hooks").and_then(Value::as_object) else {
         return found;

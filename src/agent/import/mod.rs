@@ -448,6 +448,22 @@ fn shell_word(word: &str) -> String {
     }
 }
 
+/// True when the file says `"version": 1`; else notes that `agent` rejects the whole file.
+pub(crate) fn version_one(json: &Value, file: &str, agent: &str, found: &mut Found) -> bool {
+    if json.get("version").is_some_and(|version| version == 1) {
+        return true;
+    }
+    found.note(
+        file,
+        format!(
+            "not imported: `version` is {}, not 1, so {agent} rejects the whole file",
+            json.get("version")
+                .map_or("missing".to_string(), Value::to_string)
+        ),
+    );
+    false
+}
+
 /// True for a settings entry that runs hookhost itself: importing it would make every event
 /// run hookhost twice, the second time from inside itself.
 pub(crate) fn is_hookhost(command: &str) -> bool {
