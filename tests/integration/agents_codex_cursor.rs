@@ -225,3 +225,58 @@ fn import_reports_what_codex_trusts_and_manages_and_what_cursor_refuses() {
         refused.stderr
     );
 }
+
+/// Every recorded Codex and Cursor event is read, reaches a guard of every event, and is
+/// answered with only what its agent reads there: Codex fails a hook that answers a key it does
+/// not read (and lets the action go on); Cursor reads one JSON object.
+#[test]
+fn every_codex_and_cursor_event_is_answered_in_what_its_agent_reads() {
+    let project = Project::new();
+    project.config(&answerer(
+        "*",
+        None,
+        json!({"answer": "warn", "reason": "seen", "context": "noted"}),
+    ));
+    let mut seen = 0;
+    for (format, event, stdin) in RECORDED {
+        if !matches!(format, "codex" | "cursor") {
+            continue;
+        }
+        let reply = agent_hook(&project, format, event, stdin);
+        assert_eq!(reply.code, 0, "{stdin}: {}", reply.stderr);
+        let json = reply.json();
+        let name: Value = serde_json::from_str(stdin).unwrap();
+        let name = name["hook_event_name"].as_str().unwrap();
+        match format {
+            "codex" => {
+                let keys = hookhost::dialect::codex::output_keys(name);
+                for key in json.as_object().into_iter().flat_map(|o| o.keys()) {
+                    assert!(
+                        keys.top(key),
+                        "{name}: Codex does not read {key}: {}",
+                        reply.stdout
+                    );
+                }
+                if let Some(specific) = json.get("hookSpecificOutput") {
+                    assert_eq!(specific["hookEventName"], name, "{}", reply.stdout);
+                    for key in specific.as_object().unwrap().keys() {
+                        assert!(keys.specific.contains(&key.as_str()), "{name}: {key}");
+                    }
+                }
+            }
+            _ => {
+                assert!(json.is_object(), "{name}: {}", reply.stdout);
+                assert_eq!(json.get("continue"), None, "{name}: {}", reply.stdout);
+            }
+        }
+        // The warning reached the agent or stderr: no guard's answer is lost.
+        assert!(
+            reply.stdout.contains("wasm-guard: seen") || reply.stderr.contains("wasm-guard"),
+            "{name}: {}{}",
+            reply.stdout,
+            reply.stderr
+        );
+        seen += 1;
+    }
+    assert_eq!(seen, 34);
+}
