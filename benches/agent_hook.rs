@@ -11,6 +11,8 @@
 //! - `jq, sequential`: the same, one after the other, as Copilot CLI runs them;
 //! - `hookhost, unconfigured` and `true`: the floors (hookhost's process start with nothing to
 //!   load, and a process spawn);
+//! - the same Bash call in Codex CLI's and Cursor's JSON (`--format codex`, `--format cursor`):
+//!   what reading and answering another agent's dialect adds;
 //! - what the decision log and OpenTelemetry export add to a `hookhost` call (issue 26: at
 //!   most 1 ms, median, with a live collector): the same project with `[log]`, with `[log]` and
 //!   export over OTLP/HTTP and gRPC to a live receiver on loopback (tests/common/otlp.rs), and
@@ -120,6 +122,31 @@ fn main() {
             println!("| {name} | {case} | {} | {} |", ms(stats.0), ms(stats.1));
         }
         verdicts.push((name, hookhost.0, parallel.0));
+    }
+    // The Bash call as Codex CLI and Cursor send it (the guards see the same tool and input).
+    let value: serde_json::Value = serde_json::from_str(&bash).expect("the event is JSON");
+    let mut codex = value.clone();
+    codex["turn_id"] = serde_json::json!("bench-turn");
+    codex["model"] = serde_json::json!("gpt-5.5");
+    let cursor = serde_json::json!({
+        "conversation_id": "bench",
+        "generation_id": "bench-generation",
+        "hook_event_name": "preToolUse",
+        "workspace_roots": [project],
+        "cwd": project,
+        "tool_name": "Bash",
+        "tool_input": value["tool_input"],
+        "tool_use_id": "bench-call",
+    });
+    for (format, stdin) in [("codex", codex.to_string()), ("cursor", cursor.to_string())] {
+        let stats = measure(runs, || {
+            setup.hookhost_in(format, &stdin, &setup.env[0].1);
+        });
+        println!(
+            "| Bash `cargo test` | hookhost agent-hook --format {format}, 3 wasm guards | {} | {} |",
+            ms(stats.0),
+            ms(stats.1)
+        );
     }
     let floor = measure(runs, || {
         setup.unconfigured(&bash);
@@ -436,9 +463,14 @@ wasm = '{dir}/progress_guard.wasm'
 
     /// One hookhost call with `user_config` as the user's configuration directory.
     fn hookhost_as(&self, stdin: &str, user_config: &Path) -> String {
+        self.hookhost_in("claude", stdin, user_config)
+    }
+
+    /// One hookhost call speaking `format`.
+    fn hookhost_in(&self, format: &str, stdin: &str, user_config: &Path) -> String {
         let mut command = Command::new(env!("CARGO_BIN_EXE_hookhost"));
         command
-            .args(["agent-hook", "--format", "claude"])
+            .args(["agent-hook", "--format", format])
             .env("HOOKHOST_CONFIG_DIR", user_config);
         let out = self
             .spawn(command, stdin)

@@ -13,7 +13,8 @@
 //!                         │                    HookRequest ──┬─ command: bash -c, a protocol
 //!                         │                     (runtime)    │  at the edge (forgeflare,
 //!                         │                                  │  claude, copilot, gemini,
-//!                         │                                  │  exit-code)  (command, protocol)
+//!                         │                                  │  codex, cursor, exit-code)
+//!                         │                                  │             (command, protocol)
 //!                         │                                  ├─ wasm: component, WASI sandbox,
 //!                         │                                  │  deadline, fuel; WIT 0.2, 0.1
 //!                         │                                  │                          (wasm)

@@ -53,7 +53,7 @@ pub(super) fn render(spec: &AgentEventSpec, plan: &mut Plan) -> AgentReply {
         );
         plan.refuse(spec, reason);
     }
-    let mut out = Map::new();
+    let out = Map::new();
     let mut specific = Map::new();
     match (spec.block, &plan.block) {
         (BlockAs::Exit2, Some(reason)) => {
@@ -97,6 +97,21 @@ pub(super) fn render(spec: &AgentEventSpec, plan: &mut Plan) -> AgentReply {
                 specific.insert("decision".into(), decision);
             }
         }
+        _ => {}
+    }
+    finish(spec, plan, out, specific)
+}
+
+/// The rest of an answer in Claude Code's shape, which Codex CLI reads too: a top-level block
+/// (`decision: "block"`, or `continue: false` where that is the refusal), context in
+/// `hookSpecificOutput` (which gets its `hookEventName`), a stop, `systemMessage`.
+pub(super) fn finish(
+    spec: &AgentEventSpec,
+    plan: &Plan,
+    mut out: Map<String, Value>,
+    mut specific: Map<String, Value>,
+) -> AgentReply {
+    match (spec.block, &plan.block) {
         (BlockAs::Decision, Some(reason)) => {
             out.insert("decision".into(), json!("block"));
             out.insert("reason".into(), json!(reason));

@@ -1,4 +1,5 @@
-//! Agents that run hookhost as their hook command: Claude Code, Copilot CLI and Gemini CLI.
+//! Agents that run hookhost as their hook command: Claude Code, Copilot CLI, Gemini CLI, Codex
+//! CLI and Cursor.
 //!
 //! Each of them runs a shell command per hook, with the event as JSON on stdin, and reads the
 //! command's exit status and output back. `hookhost agent-hook --format FORMAT` is that command;
@@ -11,8 +12,8 @@
 //! ```
 //!
 //! What each agent's JSON looks like (its event names, what it reads from an answer on each
-//! event) is its dialect, in [`crate::dialect`]: the renderers here and the `copilot` /
-//! `gemini` command-hook protocols both read those tables. What an agent cannot read on an
+//! event) is its dialect, in [`crate::dialect`]: the renderers here and the agents'
+//! command-hook protocols both read those tables. What an agent cannot read on an
 //! event is never silently lost: a rewrite it cannot apply blocks, and anything else is said on
 //! stderr.
 //!
@@ -22,7 +23,9 @@
 
 mod answer;
 pub mod claude;
+pub mod codex;
 pub mod copilot;
+pub mod cursor;
 pub mod gemini;
 pub mod import;
 mod plan;
@@ -112,6 +115,8 @@ pub fn parse_event(
         AgentFormat::Claude => claude::parse(object, event),
         AgentFormat::Copilot => copilot::parse(object, event),
         AgentFormat::Gemini => gemini::parse(object, event),
+        AgentFormat::Codex => codex::parse(object, event),
+        AgentFormat::Cursor => cursor::parse(object, event),
     }
 }
 
@@ -143,6 +148,8 @@ pub fn render_outcome(event: &AgentEvent, outcome: &Outcome) -> AgentReply {
         AgentFormat::Claude => claude::render(spec, &mut plan),
         AgentFormat::Copilot => copilot::render(spec, &mut plan),
         AgentFormat::Gemini => gemini::render(spec, &mut plan),
+        AgentFormat::Codex => codex::render(spec, &mut plan),
+        AgentFormat::Cursor => cursor::render(spec, &mut plan),
     };
     let diagnostics = plan.diagnostics(event.format.agent(), spec.agent, outcome);
     // Claude Code reads the whole of stderr as the reason of an exit-2 block.
@@ -189,6 +196,46 @@ mod tests {
         // hooks.toml refuses Claude Code's `Setup` as a misspelt `Stop` (two edits away): no
         // hook can be configured for it, and `import` says so.
         assert_eq!(lookalikes, ["Setup"]);
+    }
+
+    /// docs/agents.md has a row per Codex and Cursor event, and says "-" exactly where the
+    /// agent's table says it reads nothing.
+    #[test]
+    fn the_docs_tables_are_the_dialects() {
+        let docs = include_str!("../../docs/agents.md");
+        for format in [AgentFormat::Codex, AgentFormat::Cursor] {
+            for spec in format.events() {
+                let row = docs
+                    .lines()
+                    .find(|line| line.starts_with(&format!("| `{}` | ", spec.agent)))
+                    .unwrap_or_else(|| {
+                        panic!("{format}: no row for {} in docs/agents.md", spec.agent)
+                    });
+                let cells: Vec<&str> = row.trim_matches('|').split(" | ").map(str::trim).collect();
+                assert!(cells[1].starts_with(spec.hookhost), "{row}");
+                let says = |cell: &str| !cell.starts_with('-');
+                let mut expected = vec![
+                    ("a block", spec.block != BlockAs::Nothing, cells[2]),
+                    ("ask", spec.ask, cells[3]),
+                    ("approve", spec.approve, cells[4]),
+                    ("rewrite", spec.rewrite, cells[5]),
+                    ("context", spec.context != ContextAs::Nothing, cells[6]),
+                ];
+                match format {
+                    AgentFormat::Codex => {
+                        expected.push(("stop", spec.stop, cells[7]));
+                        expected.push(("message", spec.message, cells[8]));
+                    }
+                    _ => {
+                        assert!(!spec.stop, "{row}");
+                        expected.push(("message", spec.message, cells[7]));
+                    }
+                }
+                for (what, reads, cell) in expected {
+                    assert_eq!(says(cell), reads, "{format} {}: {what}: {row}", spec.agent);
+                }
+            }
+        }
     }
 
     #[test]

@@ -69,6 +69,19 @@ impl Plan {
             // A permission request without an answer goes to the agent's own dialog: asking
             // is what the agent does anyway.
             Decision::Ask(_) if spec.block == BlockAs::Behavior => {}
+            // A tool call the agent can refuse but not ask about (Codex's PreToolUse, Cursor's
+            // preToolUse): refused, never run unconfirmed.
+            Decision::Ask(notice) if spec.block == BlockAs::Permission => {
+                plan.refuse(
+                    spec,
+                    format!(
+                        "hookhost: {} asks to confirm this call, which the agent cannot ask its user on {}; refused rather than run unconfirmed",
+                        words(notice),
+                        spec.agent
+                    ),
+                );
+                said = Some(notice);
+            }
             Decision::Ask(notice) => plan.dropped.push(format!("an ask ({})", words(notice))),
             Decision::Approve(_) => plan.approve = spec.approve,
             Decision::Allow | Decision::Warn(_) => {}

@@ -4,7 +4,7 @@
 
 use super::{AgentEvent, render_outcome};
 use crate::config::ConfigError;
-use crate::dialect::AgentFormat;
+use crate::dialect::{AgentFormat, BlockAs};
 use crate::event::catalog;
 use crate::outcome::{Block, Decision, Notice, Outcome};
 use crate::verdict::HookFailure;
@@ -85,7 +85,10 @@ fn unrunnable(
     };
     let mut outcome = Outcome::new(name);
     let spec = catalog::spec(name);
-    if !spec.is_custom() && spec.has_tool() && spec.gate {
+    // A tool call is refused: a built-in gate about a tool, or an agent's own event where it
+    // reads a permission (Cursor's beforeShellExecution, ...).
+    let permission = spec.is_custom() && format.spec(name).block == BlockAs::Permission;
+    if (!spec.is_custom() && spec.has_tool() && spec.gate) || permission {
         outcome.decision = Decision::Block(block);
     } else {
         outcome.notices.push(Notice {

@@ -56,7 +56,7 @@ pub fn unrunnable(config: &Config, cwd: &Path) -> Vec<Unrunnable> {
             .map(std::ffi::OsString::from)
             .or_else(|| std::env::var_os("PATH"))
             .unwrap_or_default();
-        let hint = if crate::dialect::PROJECT_DIR_VARIABLES
+        let hint = if crate::dialect::ALL_PROJECT_DIR_VARIABLES
             .iter()
             .any(|name| command.command.contains(name))
         {

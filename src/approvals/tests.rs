@@ -35,6 +35,7 @@ fn what_a_command_runs_from_the_project() {
         ("python inline", "python3 -c 'import x' tools/y.py", &[], &[], &[]),
         ("project variable", r#""$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh"#, &[".claude/hooks/guard.sh"], &[], &[]),
         ("gemini variable", "$GEMINI_PROJECT_DIR/g.sh", &["g.sh"], &[], &[]),
+        ("cursor variable", "\"$CURSOR_PROJECT_DIR\"/.cursor/hooks/g.sh", &[".cursor/hooks/g.sh"], &[], &[]),
         ("after cd", "cd hooks && ./a.sh | ./b.sh; ../c.sh", &["hooks/a.sh", "hooks/b.sh", "c.sh"], &[], &[]),
         ("subshell cd stays inside", "(cd hooks; ./a.sh); ./d.sh", &["hooks/a.sh", "d.sh"], &[], &[]),
         ("redirections ignored", "./a.sh < in.json > out/log 2>&1", &["a.sh"], &[], &[]),

@@ -17,7 +17,7 @@ use super::programs::{
     BUILTINS, INTERPRETERS, RESERVED, SHELLS, TASK_RUNNERS, VALUE_OPTIONS, WRAPPERS,
 };
 use super::words::{Part, Token, Word, tokens};
-use crate::dialect::PROJECT_DIR_VARIABLES;
+use crate::dialect::ALL_PROJECT_DIR_VARIABLES;
 
 /// Where a command runs.
 pub(super) struct Place<'a> {
@@ -425,7 +425,7 @@ impl Tracer<'_> {
         for part in &word.parts {
             match part {
                 Part::Literal(literal) => text.push_str(literal),
-                Part::Variable(name) if PROJECT_DIR_VARIABLES.contains(&name.as_str()) => {
+                Part::Variable(name) if ALL_PROJECT_DIR_VARIABLES.contains(&name.as_str()) => {
                     text.push_str(&self.place.project_dir.to_string_lossy())
                 }
                 Part::Variable(name) if name == "PWD" => {

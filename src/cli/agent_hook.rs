@@ -1,6 +1,7 @@
-//! `hookhost agent-hook --format claude|copilot|gemini [--event NAME]`: the one hook command
-//! Claude Code, Copilot CLI or Gemini CLI runs. A thin layer over `hookhost::agent::answer`:
-//! read the agent's event (bounded), answer in the agent's format and exit status.
+//! `hookhost agent-hook --format claude|copilot|gemini|codex|cursor [--event NAME]`: the one hook
+//! command Claude Code, Copilot CLI, Gemini CLI, Codex CLI or Cursor runs. A thin layer over
+//! `hookhost::agent::answer`: read the agent's event (bounded), answer in the agent's format and
+//! exit status.
 
 use std::io::Read as _;
 use std::path::PathBuf;
@@ -14,7 +15,7 @@ use hookhost::serve::{self, ClientError};
 #[derive(clap::Args)]
 pub struct AgentHookArgs {
     /// The agent whose hook protocol to speak
-    #[arg(long, value_name = "AGENT", value_parser = ["claude", "copilot", "gemini"])]
+    #[arg(long, value_name = "AGENT", value_parser = ["claude", "copilot", "gemini", "codex", "cursor"])]
     format: String,
     /// The event, when the payload does not name it (Copilot CLI: preToolUse, agentStop, ...);
     /// it wins over the payload's name

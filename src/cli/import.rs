@@ -1,4 +1,5 @@
-//! `hookhost import [--from claude|copilot|gemini] [--output PATH] [--dry-run] [--force]`:
+//! `hookhost import [--from claude|copilot|gemini|codex|cursor] [--output PATH] [--dry-run]
+//! [--force]`:
 //! the hooks of the agents' settings files as a hooks.toml (`hookhost::agent::import`), written
 //! atomically and never over an existing file without `--force`.
 
@@ -15,7 +16,7 @@ use super::DEFAULT_CONFIGS;
 #[derive(clap::Args)]
 pub struct ImportArgs {
     /// Import only this agent's settings [default: every agent's that is found]
-    #[arg(long, value_name = "AGENT", value_parser = ["claude", "copilot", "gemini"])]
+    #[arg(long, value_name = "AGENT", value_parser = ["claude", "copilot", "gemini", "codex", "cursor"])]
     from: Option<String>,
     /// Where to write [default: the project's hooks file: .forgeflare/hooks.toml if it
     /// exists, else hooks.toml]
@@ -41,7 +42,7 @@ pub fn run(args: ImportArgs) -> Result<ExitCode> {
     let sources = import::sources(&dir, from);
     if sources.is_empty() {
         bail!(
-            "no agent hook settings found in {}: looked for .claude/settings.json, .claude/settings.local.json, .github/hooks/*.json and .gemini/settings.json{}",
+            "no agent hook settings found in {}: looked for .claude/settings.json, .claude/settings.local.json, .github/hooks/*.json, .gemini/settings.json, .codex/hooks.json, .codex/config.toml and .cursor/hooks.json{}",
             dir.display(),
             from.map(|f| format!(" (only {}'s, --from {f})", f.agent()))
                 .unwrap_or_default()

@@ -132,8 +132,8 @@ enum Command {
                             hookhost allow --revoke"
     )]
     Allow(allow::AllowArgs),
-    /// The hook command of Claude Code, Copilot CLI or Gemini CLI: read the agent's event on
-    /// stdin, run the hooks, answer in the agent's format.
+    /// The hook command of Claude Code, Copilot CLI, Gemini CLI, Codex CLI or Cursor: read the
+    /// agent's event on stdin, run the hooks, answer in the agent's format.
     #[command(
         after_help = "Runs the layered configuration of the event's cwd (the user's hooks.toml, the project's, \
                             hooks.local.toml): wasm, command and every other hook. Answers as the agent reads it: exit 0 \
@@ -143,7 +143,9 @@ enum Command {
                             Settings entries (docs/agents.md):\n  \
                             Claude Code  .claude/settings.json  {\"type\": \"command\", \"command\": \"hookhost agent-hook --format claude\"}\n  \
                             Copilot CLI  .github/hooks/hookhost.json  {\"type\": \"command\", \"bash\": \"hookhost agent-hook --format copilot --event preToolUse\"}\n  \
-                            Gemini CLI   .gemini/settings.json  {\"type\": \"command\", \"command\": \"hookhost agent-hook --format gemini\"}\n\n\
+                            Gemini CLI   .gemini/settings.json  {\"type\": \"command\", \"command\": \"hookhost agent-hook --format gemini\"}\n  \
+                            Codex CLI    .codex/hooks.json  {\"type\": \"command\", \"command\": \"hookhost agent-hook --format codex\"}\n  \
+                            Cursor       .cursor/hooks.json  {\"command\": \"hookhost agent-hook --format cursor\", \"failClosed\": true}\n\n\
                             Example:\n  echo '{\"hook_event_name\":\"PreToolUse\",\"cwd\":\".\",\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"rm -rf /\"}}' | hookhost agent-hook --format claude"
     )]
     AgentHook(agent_hook::AgentHookArgs),
@@ -165,10 +167,13 @@ enum Command {
                             echo '{...}' | hookhost agent-hook --format claude --daemon=start"
     )]
     Serve(serve::ServeArgs),
-    /// Write a hooks.toml from Claude Code's, Copilot CLI's and Gemini CLI's hook settings.
+    /// Write a hooks.toml from Claude Code's, Copilot CLI's, Gemini CLI's, Codex CLI's and
+    /// Cursor's hook settings.
     #[command(
-        after_help = "Reads .claude/settings.json, .claude/settings.local.json, .github/hooks/*.json and \
-                            .gemini/settings.json. Each hook keeps its agent's protocol (claude, copilot, gemini), \
+        after_help = "Reads .claude/settings.json, .claude/settings.local.json, .github/hooks/*.json, \
+                            .gemini/settings.json, .codex/hooks.json, .codex/config.toml and .cursor/hooks.json \
+                            (and reports what Codex's requirements.toml manages). Each hook keeps its agent's \
+                            protocol (claude, copilot, gemini, codex, cursor), \
                             so its script runs unchanged; matchers and timeouts are converted, and everything that \
                             cannot be carried over is listed. Never replaces an existing file without --force.\n\n\
                             Exit status: 0 written (or --dry-run), 1 error.\n\n\

@@ -187,7 +187,8 @@ fn parse_env_table(
     ok.then_some(env)
 }
 
-/// `protocol = "forgeflare" | "claude" | "exit-code" | "copilot" | "gemini"` (command hooks).
+/// `protocol = "forgeflare" | "claude" | "exit-code" | "copilot" | "gemini" | "codex" | "cursor"`
+/// (command hooks).
 fn parse_protocol(hook: &HookTable<'_, '_>, sink: &mut Problems<'_>) -> Option<Protocol> {
     let Some((name, span)) = hook.string("protocol", sink) else {
         return hook

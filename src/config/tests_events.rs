@@ -86,7 +86,7 @@ fn new_keys_are_validated_where_they_are() {
         ("bad glob", "event = \"PreToolUse\"\nmatcher = { glob = \"mcp__[\" }\ncommand = \"x\"", "3:11: hook #1 (x): glob \"mcp__[\" has a `[` without its `]`"),
         ("matcher table", "event = \"PreToolUse\"\nmatcher = { prefix = \"mcp\" }\ncommand = \"x\"", "`matcher` is a string (Claude Code's semantics"),
         ("both matchers", "event = \"PreToolUse\"\nmatch_tool = \"Bash\"\nmatcher = \"Bash\"\ncommand = \"x\"", "4:1: hook #1 (x): a hook takes `match_tool`"),
-        ("unknown protocol", "event = \"PreToolUse\"\nprotocol = \"codex\"\ncommand = \"x\"", "3:12: hook #1 (x): unknown protocol \"codex\"; a command hook speaks forgeflare (the default), claude, exit-code, copilot or gemini"),
+        ("unknown protocol", "event = \"PreToolUse\"\nprotocol = \"opencode\"\ncommand = \"x\"", "3:12: hook #1 (x): unknown protocol \"opencode\"; a command hook speaks forgeflare (the default), claude, exit-code, copilot, gemini, codex or cursor"),
         ("protocol on wasm", "event = \"PreToolUse\"\nprotocol = \"claude\"\nwasm = \"x.wasm\"", "`protocol` applies only to command hooks"),
         ("async guard", "event = \"PreToolUse\"\nasync = true\nphase = \"guard\"\ncommand = \"x\"", "an `async = true` hook runs in the background"),
         ("async fails open", "event = \"PostToolUse\"\nasync = true\non_failure = \"block\"\ncommand = \"x\"", "`on_failure` applies only to guard hooks"),

@@ -8,13 +8,17 @@
 //! | Claude Code | [`claude`] | `protocol::claude` | [`crate::agent::claude`] | `agent::import::claude` |
 //! | Copilot CLI | [`copilot`] | `protocol::copilot` | [`crate::agent::copilot`] | `agent::import::copilot` |
 //! | Gemini CLI | [`gemini`] | `protocol::gemini` | [`crate::agent::gemini`] | `agent::import::gemini` |
+//! | Codex CLI | [`codex`] | `protocol::codex` | [`crate::agent::codex`] | `agent::import::codex` |
+//! | Cursor | [`cursor`] | `protocol::cursor` | [`crate::agent::cursor`] | `agent::import::cursor` |
 //!
 //! Events are data here too: one table per agent says, per event, its name on both sides and
 //! what the agent reads from an answer. The protocols (running an agent's own scripts) and the
 //! agent adapter (answering the agent) both read these tables; neither knows the other.
 
 pub mod claude;
+pub mod codex;
 pub mod copilot;
+pub mod cursor;
 pub mod gemini;
 
 use std::fmt;
@@ -34,6 +38,13 @@ pub enum AgentFormat {
     /// Gemini CLI: snake_case JSON with its own event names (`BeforeTool`, ...); answers in
     /// `decision: "deny"` and `hookSpecificOutput`.
     Gemini,
+    /// OpenAI's Codex CLI: Claude Code's event names and JSON, with fewer answers per event
+    /// and any unknown key a failed hook.
+    Codex,
+    /// Cursor: camelCase event names (`preToolUse`, `beforeShellExecution`, ...) with
+    /// snake_case payloads; flat answers (`permission`, `user_message`, `agent_message`,
+    /// `followup_message`, `additional_context`).
+    Cursor,
 }
 
 /// The variables an agent sets to the project's directory for its command hooks (`hookhost
@@ -41,30 +52,44 @@ pub enum AgentFormat {
 /// command that names a script by them (`"$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh`).
 pub const PROJECT_DIR_VARIABLES: [&str; 2] = ["CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR"];
 
+/// Every project-directory variable of every agent: [`PROJECT_DIR_VARIABLES`] and Cursor's
+/// `CURSOR_PROJECT_DIR`.
+pub const ALL_PROJECT_DIR_VARIABLES: &[&str] = &[
+    "CLAUDE_PROJECT_DIR",
+    "GEMINI_PROJECT_DIR",
+    "CURSOR_PROJECT_DIR",
+];
+
 impl AgentFormat {
     /// Every format, with its command-line spelling.
-    pub const ALL: [(AgentFormat, &'static str); 3] = [
+    pub const ALL: [(AgentFormat, &'static str); 5] = [
         (AgentFormat::Claude, "claude"),
         (AgentFormat::Copilot, "copilot"),
         (AgentFormat::Gemini, "gemini"),
+        (AgentFormat::Codex, "codex"),
+        (AgentFormat::Cursor, "cursor"),
     ];
 
     /// The project-directory variables this agent sets for its command hooks (Gemini CLI sets
-    /// both to the cwd; Claude Code sets `CLAUDE_PROJECT_DIR`; Copilot CLI none).
+    /// both of [`PROJECT_DIR_VARIABLES`] to the cwd; Claude Code sets `CLAUDE_PROJECT_DIR`;
+    /// Cursor `CURSOR_PROJECT_DIR` and `CLAUDE_PROJECT_DIR`; Copilot CLI and Codex none).
     pub fn project_dir_variables(self) -> &'static [&'static str] {
         match self {
             AgentFormat::Claude => &PROJECT_DIR_VARIABLES[..1],
             AgentFormat::Gemini => &PROJECT_DIR_VARIABLES,
-            AgentFormat::Copilot => &[],
+            AgentFormat::Cursor => &["CURSOR_PROJECT_DIR", "CLAUDE_PROJECT_DIR"],
+            AgentFormat::Copilot | AgentFormat::Codex => &[],
         }
     }
 
-    /// `claude`, `copilot` or `gemini`.
+    /// `claude`, `copilot`, `gemini`, `codex` or `cursor`.
     pub fn as_str(self) -> &'static str {
         match self {
             AgentFormat::Claude => "claude",
             AgentFormat::Copilot => "copilot",
             AgentFormat::Gemini => "gemini",
+            AgentFormat::Codex => "codex",
+            AgentFormat::Cursor => "cursor",
         }
     }
 
@@ -82,6 +107,8 @@ impl AgentFormat {
             AgentFormat::Claude => "Claude Code",
             AgentFormat::Copilot => "Copilot CLI",
             AgentFormat::Gemini => "Gemini CLI",
+            AgentFormat::Codex => "Codex CLI",
+            AgentFormat::Cursor => "Cursor",
         }
     }
 
@@ -91,6 +118,8 @@ impl AgentFormat {
             AgentFormat::Claude => &claude::EVENTS,
             AgentFormat::Copilot => &copilot::EVENTS,
             AgentFormat::Gemini => &gemini::EVENTS,
+            AgentFormat::Codex => &codex::EVENTS,
+            AgentFormat::Cursor => &cursor::EVENTS,
         }
     }
 
@@ -104,6 +133,8 @@ impl AgentFormat {
                 AgentFormat::Claude => &claude::OTHER,
                 AgentFormat::Copilot => &copilot::OTHER,
                 AgentFormat::Gemini => &gemini::OTHER,
+                AgentFormat::Codex => &codex::OTHER,
+                AgentFormat::Cursor => &cursor::OTHER,
             })
     }
 }
@@ -117,20 +148,23 @@ impl fmt::Display for AgentFormat {
 /// How an agent hears "no" on one event.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum BlockAs {
-    /// A permission decision on a tool call: Claude's `hookSpecificOutput.permissionDecision:
-    /// "deny"`, Copilot's top-level `permissionDecision: "deny"`.
+    /// A permission decision on a tool call: Claude's and Codex's
+    /// `hookSpecificOutput.permissionDecision: "deny"`, Copilot's top-level
+    /// `permissionDecision: "deny"`, Cursor's `permission: "deny"`.
     Permission,
     /// A permission request's answer: Claude's `hookSpecificOutput.decision.behavior: "deny"`,
     /// Copilot's top-level `behavior: "deny"`.
     Behavior,
-    /// Top-level `decision`: Claude's and Copilot's `"block"`, Gemini's `"deny"`.
+    /// Top-level `decision`: Claude's, Copilot's and Codex's `"block"`, Gemini's `"deny"`;
+    /// Cursor's `followup_message` on stop and subagentStop.
     Decision,
     /// Exit status 2 with the reason on stderr (Claude's events without a JSON block).
     Exit2,
-    /// `continue: false`: the only way to refuse Claude Code's SessionStart.
+    /// `continue: false`: the only way to refuse Claude Code's SessionStart, Codex's PreCompact
+    /// and Cursor's beforeSubmitPrompt.
     EndSession,
-    /// The tool already ran: the reason goes to the model as added context (Copilot's
-    /// postToolUse).
+    /// The tool already ran: the reason goes to the model as added context (Copilot's and
+    /// Cursor's postToolUse).
     Context,
     /// The agent cannot be refused here; a block is reported on stderr.
     Nothing,
@@ -139,9 +173,9 @@ pub enum BlockAs {
 /// How an agent takes added context for the model on one event.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ContextAs {
-    /// `hookSpecificOutput.additionalContext` (Claude, Gemini).
+    /// `hookSpecificOutput.additionalContext` (Claude, Gemini, Codex).
     Specific,
-    /// Top-level `additionalContext` (Copilot).
+    /// Top-level: Copilot's `additionalContext`, Cursor's `additional_context`.
     TopLevel,
     /// Exit status 2 with the context on stdout (Copilot's postToolUseFailure).
     Exit2Stdout,

@@ -50,7 +50,8 @@ fn write(
     }
     for (name, value) in event.fields() {
         match name {
-            "transcript_path" | "permission_mode" | "tool_iterations" => {}
+            // `cwd` is written above (an agent's event may carry its tool's own).
+            "transcript_path" | "permission_mode" | "tool_iterations" | "cwd" => {}
             "result" if view.call.is_some() => map.serialize_entry("tool_response", value)?,
             _ => map.serialize_entry(name, value)?,
         }

@@ -53,7 +53,7 @@ fn write(
     }
     for (name, value) in event.fields() {
         match name {
-            "timestamp" | "tool_iterations" | "hook_event_name" | "is_error" => {}
+            "timestamp" | "tool_iterations" | "hook_event_name" | "is_error" | "cwd" => {}
             "result" if view.call.is_some() => match value {
                 // hookhost's own PostToolUse result is text: give it Copilot's shape.
                 Value::String(text) => {
@@ -212,7 +212,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-    use crate::protocol::test_support::{out, view};
+    use crate::protocol::test_support::{assert_answers, out, view};
     use crate::{Event, ToolCall};
 
     #[test]
@@ -280,15 +280,7 @@ mod tests {
             ("exit 2 elsewhere warns", &stop, out(2, "", "hmm"), Ok(Verdict::warn("hmm"))),
             ("exit 1 elsewhere fails open", &stop, out(1, "", ""), Err(())),
         ];
-        for (name, event, output, expected) in cases {
-            let got = answer(&view(event), &output)
-                .map(|mut v| {
-                    v.note = None;
-                    v
-                })
-                .map_err(|_| ());
-            assert_eq!(got, expected, "{name}");
-        }
+        assert_answers(answer, cases);
         let garbage = answer(&view(&pre), &out(0, "not json", "")).unwrap();
         assert_eq!(garbage.answer, Answer::Allow);
         assert!(garbage.note.unwrap().contains("treats it as no output"));

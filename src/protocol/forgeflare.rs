@@ -64,7 +64,10 @@ fn write(
     let mut has_iterations = false;
     for (name, value) in event.fields() {
         has_iterations |= name == "tool_iterations";
-        map.serialize_entry(name, value)?;
+        // `cwd` is written last (an agent's event may carry its tool's own).
+        if name != "cwd" {
+            map.serialize_entry(name, value)?;
+        }
     }
     if let (Some(call), false) = (view.call, has_iterations) {
         map.serialize_entry("tool_iterations", &call.tool_iterations)?;

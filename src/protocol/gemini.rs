@@ -60,7 +60,7 @@ fn write(
     }
     for (name, value) in event.fields() {
         match name {
-            "transcript_path" | "timestamp" | "tool_iterations" | "is_error" => {}
+            "transcript_path" | "timestamp" | "tool_iterations" | "is_error" | "cwd" => {}
             "result" if view.call.is_some() => match value {
                 // hookhost's own PostToolUse result is text: give it Gemini's shape.
                 Value::String(text) => {
@@ -172,7 +172,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-    use crate::protocol::test_support::{out, view};
+    use crate::protocol::test_support::{assert_answers, out, view};
     use crate::{Event, ToolCall};
 
     #[test]
@@ -236,14 +236,6 @@ mod tests {
             ("session start ignores decisions", &start, out(0, r#"{"decision":"deny","continue":false,"hookSpecificOutput":{"additionalContext":"c"}}"#, ""), Ok(Verdict::allow().with_context("c"))),
             ("session end exit 2 warns", &end, out(2, "", "w"), Ok(Verdict::warn("w"))),
         ];
-        for (name, event, output, expected) in cases {
-            let got = answer(&view(event), &output)
-                .map(|mut v| {
-                    v.note = None;
-                    v
-                })
-                .map_err(|_| ());
-            assert_eq!(got, expected, "{name}");
-        }
+        assert_answers(answer, cases);
     }
 }

@@ -9,9 +9,13 @@
 //! | `"exit-code"` | hookhost's JSON (scripts may ignore it); the event in `HOOKHOST_*` variables | exit 0 go on, 1 warn, 2 block, 3+ an error |
 //! | `"copilot"` | Copilot CLI's camelCase JSON (`toolName`, `toolArgs` as a JSON string, ...) | Copilot's: flat `permissionDecision`, `modifiedArgs`, `decision`, `additionalContext`; exit 2 denies a tool call |
 //! | `"gemini"` | Gemini CLI's JSON (`hook_event_name: "BeforeTool"`, ...) | Gemini's: `decision: "deny"`, `hookSpecificOutput.tool_input` (merged), exit 2 refuses with stderr |
+//! | `"codex"` | Codex CLI's JSON (Claude Code's, with `turn_id`, `model`) | Codex's: Claude Code's shape with fewer answers per event; an unknown key, `ask` or a bare `allow` fails the hook; exit 2 refuses with stderr |
+//! | `"cursor"` | Cursor's JSON (`hook_event_name: "preToolUse"`, `conversation_id`, `workspace_roots`, ...) | Cursor's: flat `permission`, `user_message`, `agent_message`, `updated_input`, `followup_message`, `continue`, `additional_context`; exit 2 denies |
 
 pub(crate) mod claude;
+pub(crate) mod codex;
 pub(crate) mod copilot;
+pub(crate) mod cursor;
 pub mod exit_code;
 pub(crate) mod forgeflare;
 pub(crate) mod gemini;
@@ -40,16 +44,22 @@ pub enum Protocol {
     Copilot,
     /// Gemini CLI's: a `.gemini/settings.json` script runs unchanged.
     Gemini,
+    /// Codex CLI's: a `.codex/hooks.json` (or `config.toml` `[hooks]`) script runs unchanged.
+    Codex,
+    /// Cursor's: a `.cursor/hooks.json` script runs unchanged.
+    Cursor,
 }
 
 impl Protocol {
     /// Every protocol, with its hooks.toml spelling.
-    pub const ALL: [(Protocol, &'static str); 5] = [
+    pub const ALL: [(Protocol, &'static str); 7] = [
         (Protocol::Forgeflare, "forgeflare"),
         (Protocol::Claude, "claude"),
         (Protocol::ExitCode, "exit-code"),
         (Protocol::Copilot, "copilot"),
         (Protocol::Gemini, "gemini"),
+        (Protocol::Codex, "codex"),
+        (Protocol::Cursor, "cursor"),
     ];
 
     /// The hooks.toml spelling.
@@ -76,6 +86,8 @@ impl Protocol {
             Protocol::Claude => claude::stdin(view),
             Protocol::Copilot => copilot::stdin(view),
             Protocol::Gemini => gemini::stdin(view),
+            Protocol::Codex => codex::stdin(view),
+            Protocol::Cursor => cursor::stdin(view),
         }
     }
 
@@ -93,6 +105,8 @@ impl Protocol {
             Protocol::ExitCode => exit_code::answer(output, codes),
             Protocol::Copilot => copilot::answer(view, output),
             Protocol::Gemini => gemini::answer(view, output),
+            Protocol::Codex => codex::answer(view, output),
+            Protocol::Cursor => cursor::answer(view, output),
         }
     }
 }

@@ -3,6 +3,27 @@
 use super::{HookEvent, ProcessOutput};
 use crate::Event;
 use crate::event::{Phase, catalog};
+use crate::verdict::{HookFailure, Verdict};
+
+/// A protocol's reading of a finished hook.
+pub(super) type Answer = fn(&HookEvent<'_>, &ProcessOutput) -> Result<Verdict, HookFailure>;
+
+/// Asserts what `answer` reads from each case's process, as a guard of the event sees it: the
+/// verdict (its note aside), or `Err(())` for a failure.
+pub(super) fn assert_answers(
+    answer: Answer,
+    cases: Vec<(&str, &Event<'_>, ProcessOutput, Result<Verdict, ()>)>,
+) {
+    for (name, event, output, expected) in cases {
+        let got = answer(&view(event), &output)
+            .map(|mut verdict| {
+                verdict.note = None;
+                verdict
+            })
+            .map_err(|_| ());
+        assert_eq!(got, expected, "{name}");
+    }
+}
 
 /// The event as a guard of the `/p` project sees it.
 pub(super) fn view<'a>(event: &'a Event<'a>) -> HookEvent<'a> {

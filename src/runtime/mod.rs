@@ -35,6 +35,8 @@ pub(crate) struct EventCache {
     claude: OnceLock<Vec<u8>>,
     copilot: OnceLock<Vec<u8>>,
     gemini: OnceLock<Vec<u8>>,
+    codex: OnceLock<Vec<u8>>,
+    cursor: OnceLock<Vec<u8>>,
     #[cfg(feature = "wasm")]
     input: OnceLock<String>,
     #[cfg(feature = "wasm")]
@@ -49,6 +51,8 @@ impl HookRequest<'_> {
             Protocol::Claude => &self.cache.claude,
             Protocol::Copilot => &self.cache.copilot,
             Protocol::Gemini => &self.cache.gemini,
+            Protocol::Codex => &self.cache.codex,
+            Protocol::Cursor => &self.cache.cursor,
         };
         slot.get_or_init(|| protocol.stdin(&self.view))
     }

@@ -1,12 +1,15 @@
 //! `hookhost agent-hook` and `hookhost import` through the real binary, with recorded events of
-//! Claude Code, Copilot CLI and Gemini CLI (the shapes of their hooks references), wasm and
-//! command guards, and the agents' own hook scripts (jq, grep, exit 2).
+//! Claude Code, Copilot CLI and Gemini CLI (the shapes of their hooks references, in
+//! `recorded`), wasm and command guards, and the agents' own hook scripts (jq, grep, exit 2).
+//! Codex CLI and Cursor: in these tables too, and in `agents_codex_cursor`. Longer than the
+//! house's ~500 lines: one table per behaviour, a row per agent.
 
 use std::io::Write as _;
 use std::process::{Command, Stdio};
 
 use serde_json::{Value, json};
 
+use crate::recorded::*;
 use crate::support::{Project, build_fixture};
 
 /// What the binary answered: stdout, stderr, exit status.
@@ -18,7 +21,7 @@ pub(crate) struct Reply {
 
 impl Reply {
     /// stdout as JSON (`null` when empty).
-    fn json(&self) -> Value {
+    pub(crate) fn json(&self) -> Value {
         if self.stdout.trim().is_empty() {
             return Value::Null;
         }
@@ -42,6 +45,13 @@ pub(crate) fn hookhost(project: &Project, args: &[&str], stdin: &str) -> Reply {
         .env_remove("CLAUDE_PROJECT_DIR")
         .env_remove("GEMINI_PROJECT_DIR")
         .env_remove("HOOKHOST_AGENT")
+        .env_remove("CURSOR_PROJECT_DIR")
+        // No Codex trust state or managed requirements of whoever runs the tests.
+        .env("CODEX_HOME", project.path(".no-codex-home"))
+        .env(
+            "HOOKHOST_CODEX_REQUIREMENTS",
+            project.path(".no-codex-requirements.toml"),
+        )
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -63,7 +73,12 @@ pub(crate) fn hookhost(project: &Project, args: &[&str], stdin: &str) -> Reply {
 
 /// Runs `hookhost agent-hook --format FORMAT [--event EVENT]` with `stdin`, after putting the
 /// project's directory in the event's `cwd`.
-fn agent_hook(project: &Project, format: &str, event: Option<&str>, stdin: &str) -> Reply {
+pub(crate) fn agent_hook(
+    project: &Project,
+    format: &str,
+    event: Option<&str>,
+    stdin: &str,
+) -> Reply {
     let stdin = stdin.replace("PROJECT", &project.root().display().to_string());
     let mut args = vec!["agent-hook", "--format", format];
     if let Some(event) = event {
@@ -73,7 +88,7 @@ fn agent_hook(project: &Project, format: &str, event: Option<&str>, stdin: &str)
 }
 
 /// jq is how people write these hooks; the tests need it (CI installs it).
-fn require_jq() {
+pub(crate) fn require_jq() {
     let found = Command::new("jq")
         .arg("--version")
         .output()
@@ -112,42 +127,6 @@ fn toml_value(value: &Value) -> String {
         other => other.to_string(),
     }
 }
-
-// Recorded events, as each agent's hooks reference shows them (`cwd` filled in per project).
-const CLAUDE_PRE: &str = r#"{"session_id":"abc123","prompt_id":"550e8400-e29b","transcript_path":"/home/user/.claude/projects/x/transcript.jsonl","cwd":"PROJECT","permission_mode":"default","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"npm test","description":"Run test suite","timeout":120000,"run_in_background":false},"tool_use_id":"toolu_01ABC123"}"#;
-const CLAUDE_PERMISSION: &str = r#"{"session_id":"abc123","transcript_path":"/t.jsonl","cwd":"PROJECT","permission_mode":"default","hook_event_name":"PermissionRequest","tool_name":"Bash","tool_input":{"command":"rm -rf node_modules","description":"Remove node_modules directory"},"permission_suggestions":[{"type":"addRules","rules":[{"toolName":"Bash","ruleContent":"rm -rf node_modules"}],"behavior":"allow","destination":"localSettings"}]}"#;
-const CLAUDE_PROMPT: &str = r#"{"session_id":"abc123","transcript_path":"/t.jsonl","cwd":"PROJECT","permission_mode":"default","hook_event_name":"UserPromptSubmit","prompt":"Write a function to calculate the factorial of a number"}"#;
-const CLAUDE_POST: &str = r#"{"session_id":"abc123","transcript_path":"/t.jsonl","cwd":"PROJECT","permission_mode":"default","hook_event_name":"PostToolUse","tool_name":"Write","tool_input":{"file_path":"/path/to/file.txt","content":"file content"},"tool_response":{"filePath":"/path/to/file.txt","type":"create"},"tool_use_id":"toolu_01ABC123","duration_ms":12}"#;
-const CLAUDE_STOP: &str = r#"{"session_id":"abc123","transcript_path":"/t.jsonl","cwd":"PROJECT","permission_mode":"default","hook_event_name":"Stop","stop_hook_active":true,"last_assistant_message":"I've completed the refactoring...","background_tasks":[],"session_crons":[]}"#;
-const CLAUDE_START: &str = r#"{"session_id":"abc123","transcript_path":"/t.jsonl","cwd":"PROJECT","hook_event_name":"SessionStart","source":"startup","model":"claude-opus-5"}"#;
-const COPILOT_PRE: &str = r#"{"sessionId":"s1","timestamp":1704614600000,"cwd":"PROJECT","toolName":"bash","toolArgs":"{\"command\":\"rm -rf dist\",\"description\":\"Clean build directory\"}"}"#;
-const COPILOT_POST: &str = r#"{"sessionId":"s1","timestamp":1704614700000,"cwd":"PROJECT","toolName":"bash","toolArgs":"{\"command\":\"npm test\"}","toolResult":{"resultType":"success","textResultForLlm":"All tests passed"}}"#;
-const COPILOT_FAILURE: &str = r#"{"sessionId":"s1","timestamp":1704614700000,"cwd":"PROJECT","toolName":"bash","toolArgs":"{\"command\":\"npm test\"}","error":"Exit code 1"}"#;
-const COPILOT_START: &str = r#"{"sessionId":"s1","timestamp":1704614500000,"cwd":"PROJECT","source":"new","initialPrompt":"fix the build"}"#;
-const COPILOT_STOP: &str = r#"{"sessionId":"s1","timestamp":1704614800000,"cwd":"PROJECT","transcriptPath":"/t.jsonl","stopReason":"end_turn","stop_hook_active":false}"#;
-const GEMINI_BEFORE_TOOL: &str = r#"{"session_id":"abc123","transcript_path":"/path/to/transcript.json","cwd":"PROJECT","hook_event_name":"BeforeTool","timestamp":"2025-12-01T10:30:00Z","tool_name":"run_shell_command","tool_input":{"command":"npm test","description":"tests","dir_path":"."}}"#;
-const GEMINI_BEFORE_AGENT: &str = r#"{"session_id":"abc123","transcript_path":"/t.json","cwd":"PROJECT","hook_event_name":"BeforeAgent","timestamp":"2025-12-01T10:30:00Z","prompt":"refactor the parser"}"#;
-const GEMINI_AFTER_AGENT: &str = r#"{"session_id":"abc123","transcript_path":"/t.json","cwd":"PROJECT","hook_event_name":"AfterAgent","timestamp":"2025-12-01T10:31:00Z","prompt":"refactor the parser","prompt_response":"Done.","stop_hook_active":false}"#;
-const GEMINI_AFTER_TOOL: &str = r#"{"session_id":"abc123","transcript_path":"/t.json","cwd":"PROJECT","hook_event_name":"AfterTool","timestamp":"2025-12-01T10:30:05Z","tool_name":"read_file","tool_input":{"absolute_path":"/p/.env"},"tool_response":{"llmContent":"KEY=secret","returnDisplay":"KEY=secret"}}"#;
-
-/// Every recorded event, as the agent's hook command gets it: the agent, `--event`, stdin.
-pub(crate) const RECORDED: [(&str, Option<&str>, &str); 15] = [
-    ("claude", None, CLAUDE_PRE),
-    ("claude", None, CLAUDE_PERMISSION),
-    ("claude", None, CLAUDE_PROMPT),
-    ("claude", None, CLAUDE_POST),
-    ("claude", None, CLAUDE_STOP),
-    ("claude", None, CLAUDE_START),
-    ("copilot", Some("preToolUse"), COPILOT_PRE),
-    ("copilot", Some("postToolUse"), COPILOT_POST),
-    ("copilot", Some("postToolUseFailure"), COPILOT_FAILURE),
-    ("copilot", Some("sessionStart"), COPILOT_START),
-    ("copilot", Some("agentStop"), COPILOT_STOP),
-    ("gemini", None, GEMINI_BEFORE_TOOL),
-    ("gemini", None, GEMINI_BEFORE_AGENT),
-    ("gemini", None, GEMINI_AFTER_AGENT),
-    ("gemini", None, GEMINI_AFTER_TOOL),
-];
 
 /// One round trip: the agent, its event, hookhost's event, the wasm guard's answer, and what
 /// the agent must read back.
@@ -248,6 +227,8 @@ command = '''if grep -q 'rm -rf'; then echo '{"action":"block","reason":"recursi
         ("claude", None, "Edit", r#"{"session_id":"s","cwd":"PROJECT","hook_event_name":"PreToolUse","tool_name":"TOOL","tool_input":{"command":"COMMAND"}}"#, "Bash"),
         ("copilot", Some("preToolUse"), "edit", r#"{"sessionId":"s","timestamp":1,"cwd":"PROJECT","toolName":"TOOL","toolArgs":"{\"command\":\"COMMAND\"}"}"#, "bash"),
         ("gemini", None, "replace", r#"{"session_id":"s","cwd":"PROJECT","hook_event_name":"BeforeTool","timestamp":"t","tool_name":"TOOL","tool_input":{"command":"COMMAND"}}"#, "run_shell_command"),
+        ("codex", None, "apply_patch", r#"{"session_id":"s","turn_id":"t","transcript_path":null,"cwd":"PROJECT","hook_event_name":"PreToolUse","model":"m","permission_mode":"default","tool_name":"TOOL","tool_input":{"command":"COMMAND"},"tool_use_id":"c"}"#, "Bash"),
+        ("cursor", None, "Write", r#"{"conversation_id":"c","generation_id":"g","hook_event_name":"preToolUse","workspace_roots":["PROJECT"],"tool_name":"TOOL","tool_input":{"command":"COMMAND"},"tool_use_id":"t","cwd":"PROJECT"}"#, "Shell"),
     ];
     let project = Project::new();
     for (format, event, edit_tool, template, shell_tool) in agents {
@@ -278,7 +259,8 @@ command = '''if grep -q 'rm -rf'; then echo '{"action":"block","reason":"recursi
             let reason = json["permissionDecisionReason"]
                 .as_str()
                 .or(json["reason"].as_str())
-                .or(json["hookSpecificOutput"]["permissionDecisionReason"].as_str());
+                .or(json["hookSpecificOutput"]["permissionDecisionReason"].as_str())
+                .or(json["agent_message"].as_str());
             assert_eq!(
                 reason, blocked_by,
                 "{format} {tool} {command}: {}{}",
@@ -299,6 +281,12 @@ fn a_configuration_that_does_not_load_denies_tool_calls_and_says_why() {
         ("copilot", Some("preToolUse"), COPILOT_PRE, "/permissionDecision", "deny", "/permissionDecisionReason"),
         ("gemini", None, GEMINI_BEFORE_TOOL, "/decision", "deny", "/reason"),
         ("claude", None, CLAUDE_PERMISSION, "/hookSpecificOutput/decision/behavior", "deny", "/hookSpecificOutput/decision/message"),
+        ("codex", None, CODEX_PRE, "/hookSpecificOutput/permissionDecision", "deny", "/hookSpecificOutput/permissionDecisionReason"),
+        ("codex", None, CODEX_PERMISSION, "/hookSpecificOutput/decision/behavior", "deny", "/hookSpecificOutput/decision/message"),
+        ("cursor", None, CURSOR_PRE, "/permission", "deny", "/agent_message"),
+        // Cursor's own gates, custom events in hookhost, are refused too.
+        ("cursor", None, CURSOR_SHELL, "/permission", "deny", "/agent_message"),
+        ("cursor", None, CURSOR_READ, "/permission", "deny", "/agent_message"),
     ];
     for (format, event, stdin, decision, expected, reason) in cases {
         let reply = agent_hook(&project, format, event, stdin);
@@ -380,7 +368,7 @@ fn an_event_that_cannot_be_read_is_refused_on_a_tool_call() {
 
 /// forgeflare's style of guard: jq reads the command, grep judges it, exit 2 with a JSON
 /// message on stderr. `JQ_PATH` is where the agent puts the command.
-fn guard_script(jq_path: &str) -> String {
+pub(crate) fn guard_script(jq_path: &str) -> String {
     format!(
         r#"#!/bin/bash
 command=$(jq -r '{jq_path}')
@@ -393,7 +381,7 @@ exit 0
     )
 }
 
-fn write_script(project: &Project, relative: &str, text: &str) {
+pub(crate) fn write_script(project: &Project, relative: &str, text: &str) {
     let path = project.path(relative);
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
     std::fs::write(&path, text).unwrap();
@@ -402,7 +390,7 @@ fn write_script(project: &Project, relative: &str, text: &str) {
 }
 
 /// What the script itself prints on stderr for `stdin`: what the agent would read.
-fn script_stderr(project: &Project, relative: &str, stdin: &str) -> String {
+pub(crate) fn script_stderr(project: &Project, relative: &str, stdin: &str) -> String {
     let mut child = Command::new(project.path(relative))
         .stdin(Stdio::piped())
         .stderr(Stdio::piped())
@@ -425,22 +413,31 @@ fn imported_hooks_block_as_their_agents_would() {
     #[rustfmt::skip]
     let agents = [
         ("claude", ".claude/hooks/guard.sh", ".tool_input.command", ".claude/settings.json",
-            json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "\"$CLAUDE_PROJECT_DIR\"/.claude/hooks/guard.sh", "timeout": 10}]}]}}),
+            json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "\"$CLAUDE_PROJECT_DIR\"/.claude/hooks/guard.sh", "timeout": 10}]}]}}).to_string(),
             None, CLAUDE_PRE.replace("npm test", "rm -rf /"), "/hookSpecificOutput/permissionDecision", "deny", "/hookSpecificOutput/permissionDecisionReason"),
         ("copilot", ".github/hooks/guard.sh", ".toolArgs | fromjson | .command", ".github/hooks/guard.json",
-            json!({"version": 1, "hooks": {"preToolUse": [{"type": "command", "bash": "./.github/hooks/guard.sh", "timeoutSec": 10, "matcher": "bash|edit"}]}}),
+            json!({"version": 1, "hooks": {"preToolUse": [{"type": "command", "bash": "./.github/hooks/guard.sh", "timeoutSec": 10, "matcher": "bash|edit"}]}}).to_string(),
             Some("preToolUse"), COPILOT_PRE.to_string(), "/permissionDecision", "deny", "/permissionDecisionReason"),
         ("gemini", ".gemini/hooks/guard.sh", ".tool_input.command", ".gemini/settings.json",
-            json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [{"name": "guard", "type": "command", "command": "$GEMINI_PROJECT_DIR/.gemini/hooks/guard.sh", "timeout": 10000}]}]}}),
+            json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [{"name": "guard", "type": "command", "command": "$GEMINI_PROJECT_DIR/.gemini/hooks/guard.sh", "timeout": 10000}]}]}}).to_string(),
             None, GEMINI_BEFORE_TOOL.replace("npm test", "rm -rf /"), "/decision", "deny", "/reason"),
+        ("codex", ".codex/hooks/guard.sh", ".tool_input.command", ".codex/hooks.json",
+            json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": ".codex/hooks/guard.sh", "timeout": 10, "statusMessage": "Checking Bash command"}]}]}}).to_string(),
+            None, CODEX_PRE.replace("npm test", "rm -rf /"), "/hookSpecificOutput/permissionDecision", "deny", "/hookSpecificOutput/permissionDecisionReason"),
+        ("codex", ".codex/hooks/guard.sh", ".tool_input.command", ".codex/config.toml",
+            "model = \"gpt-5.5\"\n\n[[hooks.PreToolUse]]\nmatcher = \"^Bash$\"\n\n[[hooks.PreToolUse.hooks]]\ntype = \"command\"\ncommand = \".codex/hooks/guard.sh\"\ntimeout = 10\n".to_string(),
+            None, CODEX_PRE.replace("npm test", "rm -rf /"), "/hookSpecificOutput/permissionDecision", "deny", "/hookSpecificOutput/permissionDecisionReason"),
+        ("cursor", ".cursor/hooks/guard.sh", ".tool_input.command", ".cursor/hooks.json",
+            json!({"version": 1, "hooks": {"preToolUse": [{"command": ".cursor/hooks/guard.sh", "matcher": "Shell", "timeout": 10, "failClosed": true}]}}).to_string(),
+            None, CURSOR_PRE.replace("npm install", "rm -rf /"), "/permission", "deny", "/agent_message"),
     ];
-    for (format, script, jq_path, settings, json, event, stdin, decision, expected, reason) in
+    for (format, script, jq_path, settings, text, event, stdin, decision, expected, reason) in
         agents
     {
         let project = Project::new();
         write_script(&project, script, &guard_script(jq_path));
         std::fs::create_dir_all(project.path(settings).parent().unwrap()).unwrap();
-        std::fs::write(project.path(settings), json.to_string()).unwrap();
+        std::fs::write(project.path(settings), text).unwrap();
 
         let import = hookhost(&project, &["import", "--from", format], "");
         assert_eq!(import.code, 0, "{format}: {}", import.stderr);
@@ -481,12 +478,17 @@ fn imported_hooks_block_as_their_agents_would() {
             "{format}"
         );
 
-        // A harmless call goes through.
+        // A harmless call goes through (Cursor reads `{}` as no objection).
         let harmless = stdin.replace("rm -rf", "ls -l");
         let reply = agent_hook(&project, format, event, &harmless);
+        let nothing = if format == "cursor" {
+            json!({})
+        } else {
+            Value::Null
+        };
         assert_eq!(
-            (reply.code, reply.stdout.as_str()),
-            (0, ""),
+            (reply.code, reply.json()),
+            (0, nothing),
             "{format}: {}",
             reply.stderr
         );

@@ -9,6 +9,8 @@ mod agent_env;
 #[cfg(feature = "cli")]
 mod agents;
 #[cfg(feature = "cli")]
+mod agents_codex_cursor;
+#[cfg(feature = "cli")]
 mod approvals;
 mod architecture;
 #[cfg(feature = "wasm")]
@@ -49,6 +51,8 @@ mod no_wasi;
 mod oci;
 #[cfg(feature = "cli")]
 mod policy_test;
+#[cfg(feature = "cli")]
+mod recorded;
 mod robustness;
 #[cfg(feature = "cli")]
 mod serve;

@@ -21,7 +21,8 @@ use std::time::{Duration, Instant};
 
 use serde_json::json;
 
-use crate::agents::{RECORDED, answerer};
+use crate::agents::answerer;
+use crate::recorded::RECORDED;
 use crate::support::{Project, hook};
 
 /// What a hook command answered: stdout, stderr, exit status, as bytes.

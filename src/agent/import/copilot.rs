@@ -6,6 +6,7 @@ use serde_json::Value;
 
 use super::{
     Found, Hook, Matcher, check_matcher, env_pairs, is_hookhost, seconds_to_ms, shell_join,
+    version_one,
 };
 use crate::dialect::copilot::event as copilot_event;
 
@@ -26,18 +27,8 @@ const DEFAULT_TIMEOUT_S: f64 = 30.0;
 
 pub(super) fn hooks(json: &Value, file: &str) -> Found {
     let mut found = Found::default();
-    match json.get("version") {
-        Some(version) if version == 1 => {}
-        other => {
-            found.note(
-                file,
-                format!(
-                    "not imported: `version` is {}, not 1, so Copilot CLI rejects the whole file",
-                    other.map_or("missing".to_string(), Value::to_string)
-                ),
-            );
-            return found;
-        }
+    if !version_one(json, file, "Copilot CLI", &mut found) {
+        return found;
     }
     let disabled = json.get("disableAllHooks") == Some(&Value::Bool(true));
     if disabled {

@@ -1,18 +1,22 @@
-//! `hookhost import`: the hooks of Claude Code's, Copilot CLI's and Gemini CLI's settings files,
-//! as a hooks.toml whose hooks behave as they did under their agent.
+//! `hookhost import`: the hooks of Claude Code's, Copilot CLI's, Gemini CLI's, Codex CLI's and
+//! Cursor's settings files, as a hooks.toml whose hooks behave as they did under their agent.
 //!
-//! Each imported hook keeps its agent's protocol (`claude`, `copilot`, `gemini`), so that its
+//! Each imported hook keeps its agent's protocol (`claude`, `copilot`, `gemini`, `codex`,
+//! `cursor`), so that its
 //! script reads the input it was written for and is read as its agent read it: a Copilot
 //! script parses `toolArgs`, a Gemini script answers `decision: "deny"`, and neither would
 //! under another protocol. Matchers keep their agent's meaning (Claude Code's semantics are
-//! hookhost's `matcher`; Copilot's anchored regexes become `{ regex = "^(?:...)$" }`; Gemini's
-//! unanchored tool regexes `{ regex = ... }` and its exact lifecycle names `{ exact = ... }`),
-//! timeouts become milliseconds (the agent's default where none is set), and a PreToolUse hook
-//! whose agent goes on when it fails gets `on_failure = "allow"`. What cannot be carried over
-//! is reported, hook by hook.
+//! hookhost's `matcher`, and so are Codex's; Copilot's anchored regexes become
+//! `{ regex = "^(?:...)$" }`; Gemini's and Cursor's unanchored tool regexes `{ regex = ... }` and
+//! Gemini's exact lifecycle names `{ exact = ... }`), timeouts become milliseconds (the agent's
+//! default where none is set), and a PreToolUse hook whose agent goes on when it fails gets
+//! `on_failure = "allow"` (a Cursor entry with `failClosed`, `"block"`). What cannot be carried
+//! over is reported, hook by hook.
 
 mod claude;
+mod codex;
 mod copilot;
+mod cursor;
 mod gemini;
 
 use std::fmt::Write as _;
@@ -78,6 +82,15 @@ pub enum ImportError {
         #[source]
         source: serde_json::Error,
     },
+    /// A TOML settings file (Codex's `config.toml`, `requirements.toml`) is not TOML.
+    #[error("{} is not TOML", path.display())]
+    Toml {
+        /// The file.
+        path: PathBuf,
+        /// The parser's error.
+        #[source]
+        source: toml::de::Error,
+    },
     /// The generated hooks.toml does not validate (a hook hookhost cannot express).
     #[error("the imported hooks do not form a valid hooks.toml")]
     Invalid(#[source] ConfigError),
@@ -96,6 +109,8 @@ pub(crate) struct Hook {
     pub(crate) protocol: &'static str,
     pub(crate) timeout_ms: u64,
     pub(crate) background: bool,
+    /// Its agent blocked the action when it failed (Cursor's `failClosed`).
+    pub(crate) fail_closed: bool,
     pub(crate) cwd: Option<String>,
     pub(crate) env: Vec<(String, String)>,
     pub(crate) enabled: bool,
@@ -125,9 +140,25 @@ impl Found {
     }
 }
 
+/// Where Codex's managed `requirements.toml` is, unless [`CODEX_REQUIREMENTS_ENV`] names
+/// another file (for tests and packaging).
+pub const CODEX_REQUIREMENTS_PATH: &str = "/etc/codex/requirements.toml";
+/// The variable that names Codex's `requirements.toml` for `hookhost import`.
+pub const CODEX_REQUIREMENTS_ENV: &str = "HOOKHOST_CODEX_REQUIREMENTS";
+
+/// Codex's managed `requirements.toml` on this machine: [`CODEX_REQUIREMENTS_ENV`], else
+/// [`CODEX_REQUIREMENTS_PATH`].
+pub fn codex_requirements() -> PathBuf {
+    std::env::var_os(CODEX_REQUIREMENTS_ENV)
+        .filter(|path| !path.is_empty())
+        .map_or_else(|| PathBuf::from(CODEX_REQUIREMENTS_PATH), PathBuf::from)
+}
+
 /// The agent settings files of the project in `dir` (only `only`'s, when given), in a fixed
 /// order: `.claude/settings.json`, `.claude/settings.local.json`, `.github/hooks/*.json` by
-/// name, `.gemini/settings.json`.
+/// name, `.gemini/settings.json`, `.codex/hooks.json`, `.codex/config.toml`, Codex's
+/// `requirements.toml` ([`codex_requirements`]: its hooks are reported, or imported into the
+/// organisation's file), `.cursor/hooks.json`.
 pub fn sources(dir: &Path, only: Option<AgentFormat>) -> Vec<Source> {
     let mut found = Vec::new();
     let mut add = |format: AgentFormat, path: PathBuf| {
@@ -151,6 +182,19 @@ pub fn sources(dir: &Path, only: Option<AgentFormat>) -> Vec<Source> {
         add(AgentFormat::Copilot, path);
     }
     add(AgentFormat::Gemini, dir.join(".gemini/settings.json"));
+    let codex = [
+        dir.join(".codex/hooks.json"),
+        dir.join(".codex/config.toml"),
+    ];
+    let has_codex = codex.iter().any(|path| path.is_file());
+    for path in codex {
+        add(AgentFormat::Codex, path);
+    }
+    // The machine's managed hooks are reported along with a project's Codex hooks.
+    if has_codex || only == Some(AgentFormat::Codex) {
+        add(AgentFormat::Codex, codex_requirements());
+    }
+    add(AgentFormat::Cursor, dir.join(".cursor/hooks.json"));
     found
 }
 
@@ -158,12 +202,23 @@ pub fn sources(dir: &Path, only: Option<AgentFormat>) -> Vec<Source> {
 /// to, and `output` the path the hooks.toml will have (for validation messages).
 pub fn import(sources: &[Source], base: &Path, output: &Path) -> Result<Imported, ImportError> {
     let mut all = Found::default();
+    let mut codex_state = None;
     for source in sources {
         let text = read(&source.path)?;
-        let json: Value = serde_json::from_str(&text).map_err(|error| ImportError::Json {
-            path: source.path.clone(),
-            source: error,
-        })?;
+        let json: Value = if source.path.extension().is_some_and(|ext| ext == "toml") {
+            let document: toml::Value =
+                toml::from_str(&text).map_err(|error| ImportError::Toml {
+                    path: source.path.clone(),
+                    source: error,
+                })?;
+            // Every TOML value is a JSON value (a date as a string-keyed table).
+            serde_json::to_value(document).unwrap_or_default()
+        } else {
+            serde_json::from_str(&text).map_err(|error| ImportError::Json {
+                path: source.path.clone(),
+                source: error,
+            })?
+        };
         let label = source
             .path
             .strip_prefix(base)
@@ -174,6 +229,19 @@ pub fn import(sources: &[Source], base: &Path, output: &Path) -> Result<Imported
             AgentFormat::Claude => claude::hooks(&json, &label),
             AgentFormat::Copilot => copilot::hooks(&json, &label),
             AgentFormat::Gemini => gemini::hooks(&json, &label),
+            AgentFormat::Codex => {
+                let kind = if source.path == codex_requirements() {
+                    codex::CodexFile::Requirements {
+                        into_managed: is_managed_output(output),
+                    }
+                } else {
+                    codex::CodexFile::Layer
+                };
+                let state = codex_state.get_or_insert_with(codex::TrustState::load);
+                let absolute = std::path::absolute(&source.path).unwrap_or(source.path.clone());
+                codex::hooks(&json, &label, &absolute.display().to_string(), kind, state)
+            }
+            AgentFormat::Cursor => cursor::hooks(&json, &label),
         };
         all.notes.extend(found.notes);
         for hook in found.hooks {
@@ -204,6 +272,19 @@ pub fn import(sources: &[Source], base: &Path, output: &Path) -> Result<Imported
         hooks: all.hooks.len(),
         notes: all.notes,
     })
+}
+
+/// True when `output` is the organisation's managed hooks.toml: the one place Codex's managed
+/// hooks are imported into.
+fn is_managed_output(output: &Path) -> bool {
+    let managed = [
+        Some(PathBuf::from(crate::config::MANAGED_CONFIG_PATH)),
+        std::env::var_os(crate::config::MANAGED_CONFIG_ENV)
+            .filter(|path| !path.is_empty())
+            .map(PathBuf::from),
+    ];
+    let output = std::path::absolute(output).unwrap_or(output.to_path_buf());
+    managed.into_iter().flatten().any(|path| path == output)
 }
 
 fn read(path: &Path) -> Result<String, ImportError> {
@@ -293,6 +374,10 @@ fn write_toml(hooks: &[Hook], sources: &[String]) -> String {
         let _ = writeln!(out, "timeout_ms = {}", hook.timeout_ms);
         if hook.background {
             out.push_str("async = true\n");
+        } else if hook.fail_closed {
+            out.push_str(
+                "on_failure = \"block\"           # its agent blocked the action when it failed (failClosed)\n",
+            );
         } else if catalog::spec(&hook.event).fail_closed {
             out.push_str(
                 "on_failure = \"allow\"           # its agent goes on when it fails or times out\n",
@@ -361,6 +446,22 @@ fn shell_word(word: &str) -> String {
     } else {
         format!("'{}'", word.replace('\'', r"'\''"))
     }
+}
+
+/// True when the file says `"version": 1`; else notes that `agent` rejects the whole file.
+pub(crate) fn version_one(json: &Value, file: &str, agent: &str, found: &mut Found) -> bool {
+    if json.get("version").is_some_and(|version| version == 1) {
+        return true;
+    }
+    found.note(
+        file,
+        format!(
+            "not imported: `version` is {}, not 1, so {agent} rejects the whole file",
+            json.get("version")
+                .map_or("missing".to_string(), Value::to_string)
+        ),
+    );
+    false
 }
 
 /// True for a settings entry that runs hookhost itself: importing it would make every event
