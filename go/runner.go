@@ -129,6 +129,15 @@ type RunnerConfig struct {
 	Hooks map[HookEvent][]CallbackMatcher
 }
 
+// HookRunner is the Go agent SDK's interface (pkg/agent): an agent loop fires its events
+// through it. The SDK adopts this package's types (`type HookResult = hookhost.HookResult`,
+// `type HookEvent = hookhost.HookEvent`), and *Runner is its HookRunner.
+type HookRunner interface {
+	Fire(ctx context.Context, event HookEvent, input any) ([]HookResult, error)
+}
+
+var _ HookRunner = (*Runner)(nil)
+
 // Runner runs a project's hooks: hooks.toml's wasm and command hooks and Go callbacks. Safe
 // for use by many goroutines at once.
 type Runner struct {
