@@ -423,6 +423,11 @@ pub fn builtin(name: &str) -> Option<&'static EventSpec> {
     BUILTIN.iter().find(|spec| spec.name == name)
 }
 
+/// Events other agents define that hookhost runs as custom events (fired by name, any answer
+/// allowed, failures logged), and that are never taken for a misspelt built-in one: Claude Code's
+/// and the Go agent SDK's `Setup` is two edits from `Stop`.
+pub const OTHER_AGENTS_EVENTS: &[&str] = &["Setup", "TeammateIdle", "TaskCompleted"];
+
 /// The built-in event a custom name was probably meant to be: ignoring case, at most two edits
 /// away (`PreToolUSE`, `preToolUse`, `PostToolUsed`), or one of the two a prefix of the other
 /// within three characters (`PreTool`, Copilot's `userPromptSubmitted`). A custom event with
@@ -430,7 +435,10 @@ pub fn builtin(name: &str) -> Option<&'static EventSpec> {
 /// (`:`, `/`, `.`, `_`, `-`) is deliberately another agent's (`session:start`,
 /// `next_iteration`) and never a lookalike.
 pub fn lookalike(name: &str) -> Option<&'static EventSpec> {
-    if builtin(name).is_some() || name.contains([':', '/', '.', '_', '-']) {
+    if builtin(name).is_some()
+        || name.contains([':', '/', '.', '_', '-'])
+        || OTHER_AGENTS_EVENTS.contains(&name)
+    {
         return None;
     }
     let lower = name.to_ascii_lowercase();
@@ -565,6 +573,10 @@ mod tests {
             ("errorOccurred", None),
             ("StopFailure", None),
             ("next_iteration", None),
+            // Claude Code's events that hookhost runs as custom ones.
+            ("Setup", None),
+            ("TeammateIdle", None),
+            ("TaskCompleted", None),
         ];
         for (name, expected) in cases {
             assert_eq!(lookalike(name).map(|s| s.name), expected, "{name}");

@@ -1,0 +1,3 @@
+module github.com/hookhost/hookhost/go/hookhost
+
+go 1.19
