@@ -28,9 +28,11 @@ pub struct ServeArgs {
 pub fn run(args: ServeArgs) -> Result<ExitCode> {
     // Before any other thread starts: they inherit the blocked signals.
     let shutdown = termination()?;
-    // Calls run their hooks on the async workers (a wasm guard computes on the calling
-    // thread): one worker per core answers that many calls at once.
-    let runtime = tokio::runtime::Builder::new_multi_thread()
+    // One thread answers every call: a call's wasm guards compute on it for at most 2 ms
+    // before they go on on a fiber that yields at every epoch tick, command hooks are awaited,
+    // and loading a configuration runs on the blocking pool. A multi-threaded runtime measured
+    // a 1.8x slower round trip and 4.7x the CPU per call (workers woken and parked per call).
+    let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .thread_name("hookhost-serve")
         .build()

@@ -112,7 +112,7 @@ fn a_non_utf8_text_value_is_refused_naming_its_option() {
     let out = run(&project, &["agent-hook", "--format", "claud"]);
     assert_eq!(out.status.code(), Some(64));
     assert!(
-        stderr(&out).contains("[possible values: claude, copilot, gemini]"),
+        stderr(&out).contains("[possible values: claude, copilot, gemini, codex, cursor]"),
         "{}",
         stderr(&out)
     );
