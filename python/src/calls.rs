@@ -63,7 +63,7 @@ pub fn call_python(callback: &Py<PyAny>, call: ForeignCall) {
         };
         callback
             .call1(py, (event, flag))
-            .and_then(|answer| answer.extract::<String>(py).map_err(PyErr::from))
+            .and_then(|answer| answer.extract::<String>(py))
             .map_err(|error| error.to_string())
     });
     match answer {

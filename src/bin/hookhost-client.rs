@@ -7,12 +7,14 @@
 //! descriptors. What of that set-up it needs it does itself: SIGPIPE ignored, so that an agent
 //! that stops reading costs a write error rather than the process; and a panic, which std's
 //! `main` would turn into exit status 101 (an allow, to the agents), blocks the call instead.
-#![no_main]
+#![cfg_attr(not(test), no_main)]
 
+#[cfg(not(test))]
 use std::ffi::c_int;
 
 // SAFETY: the C `main` of this executable; nothing else defines it, and the C runtime calls it
 // once with valid `argc`/`argv` (which std reads on its own on Linux, for `env::args_os`).
+#[cfg(not(test))]
 #[unsafe(no_mangle)]
 extern "C" fn main(_argc: c_int, _argv: *const *const std::ffi::c_char) -> c_int {
     // SAFETY: setting a signal's disposition to SIG_IGN, before any thread exists.
