@@ -40,7 +40,9 @@ pub fn block_on<T: Send + 'static>(
             .map(|text| (*text).to_string())
             .or_else(|| payload.downcast_ref::<String>().cloned())
             .unwrap_or_else(|| "a panic without a message".to_string());
-        HookhostError::new_err(format!("hookhost panicked while firing the event: {message}"))
+        HookhostError::new_err(format!(
+            "hookhost panicked while firing the event: {message}"
+        ))
     })
 }
 
