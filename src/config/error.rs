@@ -64,14 +64,27 @@ impl ConfigError {
 }
 
 fn invalid_summary(path: &std::path::Path, problems: &[ConfigProblem]) -> String {
+    located_summary("invalid hook configuration", "hook", path, problems)
+}
+
+/// `{heading} PATH (N problems):` and each problem on its own line, as
+/// `PATH:line:column: {item} #N (name): message`: how every file hookhost validates (hooks.toml,
+/// a policy test file) reports itself.
+pub(crate) fn located_summary(
+    heading: &str,
+    item: &str,
+    path: &std::path::Path,
+    problems: &[ConfigProblem],
+) -> String {
     let mut out = format!(
-        "invalid hook configuration {} ({} problem{}):",
+        "{heading} {} ({} problem{}):",
         path.display(),
         problems.len(),
         if problems.len() == 1 { "" } else { "s" }
     );
     for problem in problems {
-        out.push_str(&format!("\n  {}:{problem}", path.display()));
+        out.push_str(&format!("\n  {}:", path.display()));
+        out.push_str(&problem.located(item));
     }
     out
 }
@@ -87,15 +100,22 @@ pub struct ConfigProblem {
     pub message: String,
 }
 
-/// Formats as `line:column: hook #N "name": message` (the caller prefixes the file).
+impl ConfigProblem {
+    /// `line:column: {item} #N (name): message`, the problem's owner called `item` ("hook",
+    /// "case").
+    fn located(&self, item: &str) -> String {
+        let owner = match &self.hook {
+            Some((index, Some(name))) => format!("{item} #{} ({name}): ", index + 1),
+            Some((index, None)) => format!("{item} #{}: ", index + 1),
+            None => String::new(),
+        };
+        format!("{}: {owner}{}", self.location, self.message)
+    }
+}
+
+/// Formats as `line:column: hook #N (name): message` (the caller prefixes the file).
 impl fmt::Display for ConfigProblem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: ", self.location)?;
-        match &self.hook {
-            Some((index, Some(name))) => write!(f, "hook #{} ({name}): ", index + 1)?,
-            Some((index, None)) => write!(f, "hook #{}: ", index + 1)?,
-            None => {}
-        }
-        f.write_str(&self.message)
+        f.write_str(&self.located("hook"))
     }
 }

@@ -36,6 +36,7 @@ mod when;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+pub(crate) use error::located_summary;
 pub use error::{ConfigError, ConfigProblem};
 // The located-problem machinery, for the other files hookhost validates (`policy_test`).
 pub(crate) use fields::{Problems, close_to, to_json};

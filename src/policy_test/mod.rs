@@ -233,22 +233,7 @@ pub enum CaseFileError {
 }
 
 fn invalid_summary(path: &Path, problems: &[crate::config::ConfigProblem]) -> String {
-    let mut out = format!(
-        "invalid test file {} ({} problem{}):",
-        path.display(),
-        problems.len(),
-        if problems.len() == 1 { "" } else { "s" }
-    );
-    for problem in problems {
-        out.push_str(&format!("\n  {}:{}: ", path.display(), problem.location));
-        match &problem.hook {
-            Some((index, Some(name))) => out.push_str(&format!("case #{} ({name}): ", index + 1)),
-            Some((index, None)) => out.push_str(&format!("case #{}: ", index + 1)),
-            None => {}
-        }
-        out.push_str(&problem.message);
-    }
-    out
+    crate::config::located_summary("invalid test file", "case", path, problems)
 }
 
 impl CaseFile {

@@ -58,6 +58,23 @@ impl Team {
         command.output().unwrap()
     }
 
+    /// The project's guard loads and blocks `rm -rf /`.
+    fn guard_runs(&self) {
+        let fired = self.expect(
+            2,
+            &[
+                "fire",
+                "PreToolUse",
+                "--tool",
+                "Bash",
+                "--input",
+                r#"{"command":"rm -rf /"}"#,
+            ],
+            &[],
+        );
+        assert!(fired.contains("recursive delete of /"), "{fired}");
+    }
+
     /// Runs `hookhost`, expects exit status `code`, returns stdout and stderr together.
     fn expect(&self, code: i32, args: &[&str], env: &[(&str, &str)]) -> String {
         let out = self.run(args, env);

@@ -561,6 +561,77 @@ fn concurrent_clients_each_get_their_own_answer() {
     assert_eq!(by, vec!["daemon"; 24], "{by:?}");
 }
 
+/// The daemon answers on one thread: a wasm guard that never returns must not hold it. A call
+/// whose guard spins until its timeout is still in flight when another call of the same
+/// project, which that guard does not match, has been answered.
+#[test]
+#[cfg(feature = "wasm")]
+fn a_spinning_wasm_guard_does_not_hold_up_other_calls() {
+    let project = Project::new();
+    let spin = crate::support::probe_hook(
+        "PreToolUse",
+        "spin",
+        "match_tool = \"Spin\"\ntimeout_ms = 8000",
+        "",
+    );
+    project.config(&format!("{spin}{NO_RM_RF}"));
+    let daemon = Daemon::start(&project);
+    let trace = project.path("trace");
+    let bash = in_project(&project, RM_RF);
+    // Loads the runner (and compiles the probe) before the race.
+    assert_denied(
+        &run(
+            through(
+                Via::Client,
+                &project,
+                "claude",
+                None,
+                &daemon.socket,
+                &trace,
+            ),
+            &bash,
+        ),
+        "warm-up",
+    );
+    let spinning = {
+        let command = through(
+            Via::Client,
+            &project,
+            "claude",
+            None,
+            &daemon.socket,
+            &trace,
+        );
+        // Only the spinning guard objects to it.
+        let stdin = bash
+            .replace("\"Bash\"", "\"Spin\"")
+            .replace("rm -rf /", "echo hi");
+        std::thread::spawn(move || run(command, &stdin))
+    };
+    // Long enough for the spinning call to reach the daemon and its guard to start.
+    std::thread::sleep(Duration::from_millis(500));
+    let other = run(
+        through(
+            Via::Client,
+            &project,
+            "claude",
+            None,
+            &daemon.socket,
+            &trace,
+        ),
+        &bash,
+    );
+    assert_denied(&other, "the call beside the spinning guard");
+    assert!(
+        !spinning.is_finished(),
+        "the spinning guard's call ended before the other call was answered"
+    );
+    let spun = spinning.join().unwrap();
+    assert_denied(&spun, "the spinning guard (timed out: fails closed)");
+    assert!(spun.stdout.contains("timed out"), "{spun:?}");
+    assert_eq!(answered_by(&trace), vec!["daemon"; 3]);
+}
+
 #[test]
 fn another_user_is_refused() {
     // SAFETY: getuid has no preconditions.

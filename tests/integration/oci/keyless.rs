@@ -336,22 +336,6 @@ fn write(team: &Team, relative: &str, text: &str) {
     std::fs::write(path, text).unwrap();
 }
 
-fn guard_runs(team: &Team) {
-    let fired = team.expect(
-        2,
-        &[
-            "fire",
-            "PreToolUse",
-            "--tool",
-            "Bash",
-            "--input",
-            r#"{"command":"rm -rf /"}"#,
-        ],
-        &[],
-    );
-    assert!(fired.contains("recursive delete of /"), "{fired}");
-}
-
 #[test]
 fn a_keyless_signature_attached_as_cosign_does_is_locked_and_checked_offline_at_every_load() {
     let registry = Registry::start(false);
@@ -388,7 +372,7 @@ fn a_keyless_signature_attached_as_cosign_does_is_locked_and_checked_offline_at_
         Some(sigstore.certificate().as_str())
     );
     assert_eq!(bundle.signers, vec![recorded.key.clone().unwrap()]);
-    guard_runs(&team);
+    team.guard_runs();
     let checked = team.ok(&["check"]);
     assert!(
         checked.contains(&format!(
@@ -399,7 +383,7 @@ fn a_keyless_signature_attached_as_cosign_does_is_locked_and_checked_offline_at_
 
     // Offline from here: each load verifies again, against the [trust] of the day.
     drop(registry);
-    guard_runs(&team);
+    team.guard_runs();
     let refused = |entry_text: &str| {
         configure(&team, entry_text, &reference);
         let message = team.fails(&["check"]);
@@ -457,7 +441,7 @@ fn a_keyless_signature_attached_as_cosign_does_is_locked_and_checked_offline_at_
         ),
         &reference,
     );
-    guard_runs(&team);
+    team.guard_runs();
 
     // hooks.lock edited: the payload, then the log entry's time.
     configure(&team, &good, &reference);
@@ -490,7 +474,7 @@ fn a_keyless_signature_attached_as_cosign_does_is_locked_and_checked_offline_at_
         "{message}"
     );
     original.write(&lock_path).unwrap();
-    guard_runs(&team);
+    team.guard_runs();
 }
 
 #[test]
@@ -523,7 +507,7 @@ fn a_sigstore_bundle_attached_through_the_referrers_tag_schema_is_locked_and_a_c
     let recorded = &lock.bundles[0].sigstore_bundles[0];
     assert_eq!(recorded.bundle.as_bytes(), bundle.as_slice());
     assert_eq!(recorded.identity.as_deref(), Some(IDENTITY));
-    guard_runs(&team);
+    team.guard_runs();
 
     // The same bundle attached to another artefact (a copy of the guard under another name,
     // changed by a byte): it vouches for the first.

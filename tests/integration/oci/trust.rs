@@ -114,23 +114,6 @@ impl Signed {
     fn check_fails(&self) -> String {
         self.team.fails(&["check"])
     }
-
-    /// The guard loads and blocks `rm -rf /`.
-    fn guard_runs(&self) {
-        let fired = self.team.expect(
-            2,
-            &[
-                "fire",
-                "PreToolUse",
-                "--tool",
-                "Bash",
-                "--input",
-                r#"{"command":"rm -rf /"}"#,
-            ],
-            &[],
-        );
-        assert!(fired.contains("recursive delete of /"), "{fired}");
-    }
 }
 
 /// The destructive guard with a minisign signature inside: a component like it, another file.
@@ -184,7 +167,7 @@ fn a_rule_is_checked_at_lock_and_at_every_load_and_the_signers_are_locked() {
     expected.sort();
     assert_eq!(signers, expected);
     assert_eq!(lock.bundles[0].signatures.len(), 2);
-    s.guard_runs();
+    s.team.guard_runs();
     let checked = s.team.ok(&["check"]);
     assert!(checked.contains("signed by p1+p3"), "{checked}");
     assert!(
@@ -226,7 +209,7 @@ fn a_rule_is_checked_at_lock_and_at_every_load_and_the_signers_are_locked() {
     s.configure(&format!(
         "[[trust.rules]]\n{PLATFORM_RULE}\nany_of = [\"p1\", \"p2\", \"p3\"]\nmin = 2\n"
     ));
-    s.guard_runs();
+    s.team.guard_runs();
 
     // A signature removed from hooks.lock: the threshold is no longer met.
     let path = s.team.project.path(".forgeflare/hooks.lock");
@@ -308,7 +291,7 @@ fn each_forged_signature_is_refused_with_its_own_message() {
         "[[trust.rules]]\n{PLATFORM_RULE}\nany_of = [\"p1\"]\n"
     ));
     s4.team.ok(&["lock"]);
-    s4.guard_runs();
+    s4.team.guard_runs();
     let path = s4.team.project.path(".forgeflare/hooks.lock");
     let text = std::fs::read_to_string(&path).unwrap();
     assert!(text.contains("\"optional\":null"), "{text}");
@@ -326,7 +309,7 @@ fn each_forged_signature_is_refused_with_its_own_message() {
     // hooks.lock edited to pin another stored file under the signed manifest and its
     // signatures: the signed manifest's wasm layer is not that file.
     std::fs::write(&path, &text).unwrap();
-    s4.guard_runs();
+    s4.team.guard_runs();
     let older_reference = s4.registry().reference("platform/guard:0.9.0");
     s4.team
         .ok(&["push", older.to_str().unwrap(), &older_reference]);
@@ -379,7 +362,7 @@ fn a_projects_own_key_never_satisfies_the_users_rule() {
     // The user's key signs: accepted.
     s.sign("p1", &s.reference);
     s.team.ok(&["lock"]);
-    s.guard_runs();
+    s.team.guard_runs();
 }
 
 #[test]
