@@ -59,13 +59,28 @@ pub(super) fn parse(
     })?;
     let mut snake = Map::with_capacity(object.len());
     for (key, value) in object {
-        let value = match key.as_str() {
-            // "JSON string containing the tool's arguments" (and an object in some versions).
-            "toolArgs" | "tool_input" => match value {
-                Value::String(text) => serde_json::from_str(&text).unwrap_or(Value::String(text)),
-                other => other,
-            },
-            _ => value,
+        let value = match (key.as_str(), value) {
+            // "JSON string containing the tool's arguments" (and an object in some versions):
+            // written by JSON.stringify, so always JSON. Input that cannot be read is never
+            // passed on as a string, where a guard looking for a command would find none.
+            ("toolArgs", Value::String(text)) => {
+                super::json::parse(&text).map_err(|source| AgentError::EmbeddedJson {
+                    agent: AgentFormat::Copilot.agent(),
+                    field: "toolArgs",
+                    source,
+                })?
+            }
+            ("tool_input", Value::String(text)) => {
+                super::json::parse(&text).map_err(|source| AgentError::EmbeddedJson {
+                    agent: AgentFormat::Copilot.agent(),
+                    field: "tool_input",
+                    source,
+                })?
+            }
+            ("toolResult" | "tool_result", Value::String(text)) => {
+                super::json::parse(&text).unwrap_or(Value::String(text))
+            }
+            (_, value) => value,
         };
         let key = match key.as_str() {
             "toolArgs" => "tool_input".to_string(),

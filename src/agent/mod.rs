@@ -28,6 +28,7 @@ pub mod copilot;
 pub mod cursor;
 pub mod gemini;
 pub mod import;
+pub mod json;
 mod plan;
 mod read;
 mod reply;
@@ -103,8 +104,10 @@ pub fn parse_event(
     event: Option<&str>,
 ) -> Result<AgentEvent, AgentError> {
     let agent = format.agent();
-    let value: Value =
-        serde_json::from_str(stdin).map_err(|source| AgentError::Json { agent, source })?;
+    let value = json::parse(stdin).map_err(|problem| match problem {
+        json::JsonProblem::Syntax(source) => AgentError::Json { agent, source },
+        json::JsonProblem::TooDeep => AgentError::TooDeep { agent },
+    })?;
     let Value::Object(object) = value else {
         return Err(AgentError::NotAnObject {
             agent,
@@ -121,14 +124,14 @@ pub fn parse_event(
 }
 
 /// hookhost's name for the event of `stdin` (or `--event`), as far as it can be told even when
-/// the event cannot be read: a broken event about a tool call must still be refused.
-pub fn event_name(format: AgentFormat, stdin: &str, event: Option<&str>) -> Option<String> {
+/// the event cannot be read (cut, not UTF-8, not JSON): a broken event about a tool call must
+/// still be refused.
+pub fn event_name(format: AgentFormat, stdin: &[u8], event: Option<&str>) -> Option<String> {
     let from_payload;
     let given = match event {
         Some(given) => given,
         None => {
-            let value: Value = serde_json::from_str(stdin).ok()?;
-            from_payload = value.get("hook_event_name")?.as_str()?.to_string();
+            from_payload = json::event_name_in(stdin)?;
             &from_payload
         }
     };
@@ -294,7 +297,8 @@ mod tests {
             input.stdout,
             r#"{"decision":"deny","reason":"blocked by hookhost agent-hook: not JSON"}"#
         );
+        // No event to answer in: exit 2, every agent's refusal (exit 1 would let a tool run).
         let unknown = input_failure_reply(AgentFormat::Claude, None, "not JSON");
-        assert_eq!((unknown.exit_code, unknown.stdout.as_str()), (1, ""));
+        assert_eq!((unknown.exit_code, unknown.stdout.as_str()), (2, ""));
     }
 }

@@ -53,6 +53,15 @@ impl DecisionLog {
         }
     }
 
+    /// The same log, its file opened without following a symlink (a path a project chose).
+    pub fn without_following_links(self) -> DecisionLog {
+        let file = Arc::try_unwrap(self.file)
+            .map(DecisionFile::without_following_links)
+            .map(Arc::new)
+            .unwrap_or_else(|file| file);
+        DecisionLog { file, ..self }
+    }
+
     /// Its files, oldest first: the rotated ones (`FILE.{keep}` down to `FILE.1`), then
     /// `FILE`; some may not exist.
     pub fn files(&self) -> Vec<std::path::PathBuf> {

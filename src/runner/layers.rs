@@ -89,7 +89,7 @@ impl Layers {
     /// The decision log these layers configure (see [`HookRunner::load_layers`] for which
     /// `[log]` wins), without loading any hook: what `hookhost log` reads.
     pub fn decision_log(&self) -> Result<Option<DecisionLog>, ConfigError> {
-        Ok(pick_log(&self.configs()?))
+        Ok(pick_log(&self.configs()?, false, &mut Vec::new()))
     }
 
     /// The `[telemetry]` table that counts for these layers (the user's own), without loading
@@ -285,10 +285,11 @@ fn load(
         coverage,
         project_dir: options.cwd.clone(),
     };
-    let runner = build_layers(configs, Some(&policy), display_path, options, record)?;
+    let mut runner = build_layers(configs, Some(&policy), display_path, options, record)?;
     for notice in policy.notices() {
         eprintln!("hookhost: {notice}");
     }
+    runner.set_watched(policy.covered_files());
     Ok(runner)
 }
 

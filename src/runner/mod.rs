@@ -143,6 +143,9 @@ struct Inner {
     drain_timeout: Duration,
     /// `[log]` and `[telemetry]`: where each outcome is recorded.
     log: Option<Arc<crate::decision::Recorder>>,
+    /// Files the load's decisions depend on besides the configuration files: what the user's
+    /// approvals cover (each hook's scripts and components, and those approved as absent).
+    watched: Vec<PathBuf>,
 }
 
 impl HookRunner {
@@ -244,6 +247,7 @@ impl HookRunner {
                 background: background::Background::new(options.background_limit),
                 drain_timeout: options.drain_timeout,
                 log: None,
+                watched: Vec::new(),
             }),
         }
     }
@@ -420,6 +424,21 @@ impl HookRunner {
     }
 
     /// Sets the recorder (from the layers' `[log]` and `[telemetry]`).
+    /// Files whose contents this runner's load depended on besides its configuration files
+    /// and their hooks.lock: under `[projects] policy = "approve"`, every file an approval
+    /// covers (a hook's scripts, programs and components, and the files approved as absent).
+    /// A runner kept loaded (the daemon) is fresh only while each of them is as it was: an
+    /// approved script changed, or an absent one created, must be checked again.
+    pub fn watched_files(&self) -> &[PathBuf] {
+        &self.inner.watched
+    }
+
+    fn set_watched(&mut self, watched: Vec<PathBuf>) {
+        if let Some(inner) = Arc::get_mut(&mut self.inner) {
+            inner.watched = watched;
+        }
+    }
+
     fn set_log(&mut self, log: Option<crate::decision::Recorder>) {
         if let Some(inner) = Arc::get_mut(&mut self.inner) {
             inner.log = log.map(Arc::new);

@@ -24,7 +24,7 @@ pub(super) fn recorder(configs: &[(Layer, Config)], own_file: bool) -> Option<Re
             None
         }
     };
-    let recorder = Recorder::new(pick_log(configs), export);
+    let recorder = Recorder::new(pick_log(configs, own_file, &mut problems), export);
     for problem in problems {
         match &recorder {
             Some(recorder) => recorder.warn_once(problem),
@@ -111,17 +111,74 @@ pub(super) fn telemetry_table(
 /// The organisation's `[log]` holds for every layer (one log is recorded into: the user's
 /// own `[log]` is then overridden, and `hookhost check` says so); else the user's: a project
 /// may not turn it off or redirect it. Without either, the first layer that has one (the
-/// project's, then the local file's).
-pub(super) fn pick_log(configs: &[(Layer, Config)]) -> Option<DecisionLog> {
-    configs
+/// project's, then the local file's), confined: a project's log must lie inside the project or
+/// hookhost's state directory (a cloned repository must not make hookhost write, or rotate
+/// aside, the user's files); one elsewhere is replaced by `decisions.jsonl` in the state
+/// directory, with a problem saying so. `own_file`: the one file an embedder loaded itself.
+pub(super) fn pick_log(
+    configs: &[(Layer, Config)],
+    own_file: bool,
+    problems: &mut Vec<String>,
+) -> Option<DecisionLog> {
+    let (layer, config) = configs
         .iter()
         .filter(|(_, config)| config.log.is_some())
         .min_by_key(|(layer, _)| match layer {
             Layer::Managed => 0,
             Layer::User => 1,
             _ => 2,
-        })
-        .and_then(|(_, config)| Some(DecisionLog::new(config.log.clone()?, config.base_dir())))
+        })?;
+    let spec = config.log.clone()?;
+    let log = DecisionLog::new(spec.clone(), config.base_dir());
+    if own_file || matches!(layer, Layer::Managed | Layer::User | Layer::Runtime) {
+        return Some(log);
+    }
+    let project = crate::approvals::Coverage::project_dir(&config.path);
+    let state = crate::dirs::state_dir();
+    let path = log.file.path();
+    if within(path, &project) || state.as_deref().is_some_and(|state| within(path, state)) {
+        return Some(log.without_following_links());
+    }
+    let instead = state.map(|state| state.join("decisions.jsonl"));
+    problems.push(format!(
+        "[log] path {} in {} is outside the project ({}): a project may keep its decision log \
+         only inside itself or hookhost's state directory; records go to {} instead",
+        crate::text::quote(&spec.path.display().to_string()),
+        config.path.display(),
+        project.display(),
+        instead
+            .as_ref()
+            .map_or("nowhere (no home directory)".to_string(), |p| p
+                .display()
+                .to_string()),
+    ));
+    let spec = crate::config::LogSpec {
+        path: instead?,
+        ..spec
+    };
+    Some(DecisionLog::new(spec, config.base_dir()).without_following_links())
+}
+
+/// Whether `path` lies inside `dir`, after resolving the symlinks of every part of it that
+/// exists (the file itself included): a link inside the project that points out is outside.
+fn within(path: &std::path::Path, dir: &std::path::Path) -> bool {
+    let dir = std::fs::canonicalize(dir).unwrap_or_else(|_| crate::dirs::lexical(dir));
+    let path = crate::dirs::lexical(path);
+    let mut existing = path.as_path();
+    let mut rest = Vec::new();
+    let resolved = loop {
+        if let Ok(real) = std::fs::canonicalize(existing) {
+            break rest.iter().rev().fold(real, |real, part| real.join(part));
+        }
+        match (existing.parent(), existing.file_name()) {
+            (Some(parent), Some(name)) => {
+                rest.push(name.to_os_string());
+                existing = parent;
+            }
+            _ => break path.clone(),
+        }
+    };
+    resolved.starts_with(&dir)
 }
 
 impl HookRunner {

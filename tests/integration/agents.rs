@@ -339,8 +339,10 @@ fn an_event_that_cannot_be_read_is_refused_on_a_tool_call() {
                 "blocked by hookhost agent-hook: the Copilot CLI event on stdin is not JSON"
             )
     );
+    // Nothing says which event this is: exit 2, which every agent reads as a refusal of a
+    // tool call (exit 1 is a non-blocking error to Claude Code: the tool would run).
     let claude = agent_hook(&project, "claude", None, "{not json");
-    assert_eq!((claude.code, claude.stdout.as_str()), (1, ""));
+    assert_eq!((claude.code, claude.stdout.as_str()), (2, ""));
     assert!(
         claude
             .stderr
@@ -348,10 +350,10 @@ fn an_event_that_cannot_be_read_is_refused_on_a_tool_call() {
         "{}",
         claude.stderr
     );
-    // A misspelt --event names no event: exit 1, which Copilot CLI reads as a deny on
+    // A misspelt --event names no event: exit 2, which Copilot CLI reads as a deny on
     // preToolUse (it fails closed there).
     let typo = agent_hook(&project, "copilot", Some("preToolUs"), COPILOT_PRE);
-    assert_eq!(typo.code, 1);
+    assert_eq!(typo.code, 2);
     assert!(
         typo.stderr
             .contains("unknown Copilot CLI event \"preToolUs\": did you mean preToolUse?"),

@@ -55,12 +55,16 @@ mod policy_test;
 mod recorded;
 mod robustness;
 #[cfg(feature = "cli")]
+mod second_user;
+#[cfg(feature = "cli")]
 mod serve;
 mod support;
 #[cfg(feature = "telemetry")]
 mod telemetry;
 #[cfg(feature = "telemetry")]
 mod telemetry_agents;
+#[cfg(feature = "cli")]
+mod unreadable;
 #[cfg(feature = "cli")]
 mod walkthrough;
 #[cfg(feature = "wasm")]
