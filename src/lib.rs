@@ -72,10 +72,12 @@
 //! # Ok(()) }
 //! ```
 
-// Below everything: events, untrusted text, the user's directories, a hook's answer, who is
-// reached, a cancellation flag.
+// Below everything: events, untrusted text, the user's directories, files written whole, a
+// hook's answer, who is reached, a cancellation flag. Of `text`, only `error_chain` is public
+// (the language packages print errors with it).
 mod cancel;
-pub mod dirs;
+mod dirs;
+pub mod durable;
 pub mod event;
 pub mod matcher;
 pub mod text;

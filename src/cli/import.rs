@@ -107,22 +107,16 @@ fn report(sources: &[Source], dir: &Path, imported: &import::Imported, shown: &s
     }
 }
 
-/// Writes `text` to `path` through a temporary file in the same directory, renamed into place
-/// (without `replace`, only if `path` still does not exist).
+/// Writes `text` to `path` whole and durably, creating its directory (without `replace`,
+/// only if `path` still does not exist).
 fn write_atomically(path: &Path, text: &str, replace: bool) -> Result<()> {
     let parent = path.parent().unwrap_or(Path::new("."));
     std::fs::create_dir_all(parent)
         .with_context(|| format!("cannot create {}", parent.display()))?;
-    let mut file = tempfile::NamedTempFile::new_in(parent)
-        .with_context(|| format!("cannot write in {}", parent.display()))?;
-    file.write_all(text.as_bytes())
-        .and_then(|()| file.as_file().sync_all())
-        .with_context(|| format!("cannot write {}", path.display()))?;
-    let persisted = if replace {
-        file.persist(path)
+    let written = if replace {
+        hookhost::durable::write_atomically(path, text.as_bytes())
     } else {
-        file.persist_noclobber(path)
+        hookhost::durable::write_new_atomically(path, text.as_bytes())
     };
-    persisted.with_context(|| format!("cannot write {}", path.display()))?;
-    Ok(())
+    written.with_context(|| format!("cannot write {}", path.display()))
 }

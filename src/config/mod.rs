@@ -39,7 +39,7 @@ use std::time::Duration;
 pub(crate) use error::located_summary;
 pub use error::{ConfigError, ConfigProblem};
 // The located-problem machinery, for the other files hookhost validates (`policy_test`).
-pub(crate) use fields::{Problems, close_to, to_json};
+pub(crate) use fields::{Problems, boolean, close_to, find, subtable, to_json};
 #[cfg(feature = "wasm")]
 pub(crate) use keyless::anchored as anchored_regex;
 pub use location::Location;

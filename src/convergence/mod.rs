@@ -370,21 +370,17 @@ fn io(action: &'static str, path: &Path) -> impl FnOnce(std::io::Error) -> Conve
     }
 }
 
-/// Write `bytes` to `tmp`, fsync it, rename it over `path`, then fsync the directory so the
-/// rename itself survives a crash.
+/// Writes `bytes` over `path` through `tmp`, whole and durably (`crate::durable`).
 fn write_atomically(tmp: &Path, path: &Path, bytes: &[u8]) -> Result<(), ConvergenceError> {
-    let mut file = fs::File::create(tmp).map_err(io("create", tmp))?;
-    file.write_all(bytes).map_err(io("write", tmp))?;
-    file.sync_all().map_err(io("sync", tmp))?;
-    drop(file);
-    fs::rename(tmp, path).map_err(io("rename into place", path))?;
-    if let Some(dir) = path.parent() {
-        // Best effort: not every filesystem lets a directory be opened and synced.
-        if let Ok(dir) = fs::File::open(dir) {
-            let _ = dir.sync_all();
-        }
-    }
-    Ok(())
+    let options = crate::durable::WriteOptions {
+        temp: Some(tmp),
+        ..Default::default()
+    };
+    crate::durable::write_parts(path, &[bytes], options).map_err(|error| ConvergenceError::Io {
+        action: error.action,
+        path: error.path,
+        source: error.source,
+    })
 }
 
 /// The current time as RFC 3339 in UTC, to the second.

@@ -244,22 +244,8 @@ impl BlobWriter {
     }
 }
 
-/// Writes `bytes` to `path` through a synced temp file in the same directory and a rename, so
-/// that readers see the old file or the new one, never a mix.
-pub fn write_file_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let dir = match path.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => dir,
-        _ => Path::new("."),
-    };
-    let mut temp = tempfile::Builder::new()
-        .prefix(".")
-        .suffix(".tmp")
-        .tempfile_in(dir)?;
-    temp.write_all(bytes)?;
-    temp.as_file().sync_all()?;
-    temp.persist(path).map_err(|error| error.error)?;
-    Ok(())
-}
+/// The crate's one atomic write, where the CLI's bundle commands first found it.
+pub use crate::durable::write_atomically as write_file_atomically;
 
 #[cfg(test)]
 mod tests {

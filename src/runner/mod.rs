@@ -117,6 +117,18 @@ impl RunnerOptions {
 
 /// Runs a project's hooks. Cheap to clone; `Send + Sync`; every method takes `&self`, so many
 /// events can go through one runner at once.
+///
+/// One constructor per use:
+///
+/// | you have | call | what it loads |
+/// |---|---|---|
+/// | a hooks.toml path (an agent embedding hookhost, forgeflare's facade) | [`HookRunner::load`] | that file, under the organisation's managed file when the machine has one |
+/// | a [`Config`] parsed already (tests, generated configurations) | [`HookRunner::new`] | exactly that configuration, no other layer |
+/// | a project's layers (`hookhost fire`, `agent-hook`, the daemon) | [`HookRunner::load_layers`] with [`Layers::discover`] | managed, user, project, local, with the `[projects]` policy, `[trust]`, `[log]`, `[telemetry]` |
+/// | layers given one by one (policy tests) | [`HookRunner::load_exact`] | exactly those layers |
+/// | a configuration that did not load | [`HookRunner::fail_closed`] (or [`HookRunner::fail_closed_in`] to record its blocks) | nothing: tool calls are blocked, naming the error |
+///
+/// [`HookRunner::register`] then adds in-process hooks to any of them.
 #[derive(Debug, Clone)]
 pub struct HookRunner {
     inner: Arc<Inner>,

@@ -65,7 +65,7 @@ fn every_source_file_says_what_it_holds_and_stays_readable() {
 /// What moved when the house was rebuilt is still where embedders found it: each path below
 /// compiles (a `use` of a path that no longer resolves fails the build of this test).
 #[test]
-#[allow(deprecated, unused_imports)]
+#[allow(unused_imports)]
 fn paths_embedders_use_still_resolve() {
     use hookhost::agent::claude::{EVENTS as CLAUDE_EVENTS, OTHER as CLAUDE_OTHER};
     use hookhost::agent::copilot::{EVENTS as COPILOT_EVENTS, event as copilot_event};
@@ -81,8 +81,6 @@ fn paths_embedders_use_still_resolve() {
     use hookhost::oci::reference::{Digest, OciReference};
     #[cfg(feature = "wasm")]
     use hookhost::oci::store::{BlobState, write_file_atomically};
-    #[cfg(feature = "wasm")]
-    use hookhost::oci::{Store, StoreError};
     #[cfg(feature = "wasm")]
     use hookhost::wasm::{CacheMode, CacheOutcome};
     #[cfg(feature = "wasm")]
