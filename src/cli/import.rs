@@ -16,7 +16,7 @@ use super::DEFAULT_CONFIGS;
 #[derive(clap::Args)]
 pub struct ImportArgs {
     /// Import only this agent's settings [default: every agent's that is found]
-    #[arg(long, value_name = "AGENT", value_parser = ["claude", "copilot", "gemini", "codex", "cursor"])]
+    #[arg(long, value_name = "AGENT", value_parser = hookhost::agent::AgentFormat::NAMES)]
     from: Option<String>,
     /// Where to write [default: the project's hooks file: .forgeflare/hooks.toml if it
     /// exists, else hooks.toml]

@@ -128,10 +128,9 @@ pub(super) fn prepare(
 
 /// What the agent whose protocol a command hook speaks gives its hooks (`HOOKHOST_AGENT`, its
 /// project-directory variables where the base environment has none); nothing for hookhost's
-/// own protocols. The agent is the format spelled like the protocol, so that an agent added to
-/// both is covered here without a change.
+/// own protocols. The agents' table says which agent a protocol is (`Protocol::agent`).
 fn protocol_agent_env(protocol: crate::Protocol, options: &RunnerOptions) -> Vec<(String, String)> {
-    let Some(agent) = crate::dialect::AgentFormat::from_name(protocol.as_str()) else {
+    let Some(agent) = protocol.agent() else {
         return Vec::new();
     };
     let inherited = |name: &str| match &options.base_env {

@@ -155,54 +155,73 @@ pub fn codex_requirements() -> PathBuf {
 }
 
 /// The agent settings files of the project in `dir` (only `only`'s, when given), in a fixed
-/// order: `.claude/settings.json`, `.claude/settings.local.json`, `.github/hooks/*.json` by
+/// order (the agents' table's, each agent's own after it): `.claude/settings.json`, `.claude/settings.local.json`, `.github/hooks/*.json` by
 /// name, `.gemini/settings.json`, `.codex/hooks.json`, `.codex/config.toml`, Codex's
 /// `requirements.toml` ([`codex_requirements`]: its hooks are reported, or imported into the
 /// organisation's file), `.cursor/hooks.json`.
 pub fn sources(dir: &Path, only: Option<AgentFormat>) -> Vec<Source> {
     let mut found = Vec::new();
-    let mut add = |format: AgentFormat, path: PathBuf| {
-        if only.is_none_or(|only| only == format) && path.is_file() {
-            found.push(Source { format, path });
+    for (format, _) in AgentFormat::ALL {
+        if only.is_none_or(|only| only == format) {
+            let paths = settings_of(format, dir, only == Some(format));
+            found.extend(
+                paths
+                    .into_iter()
+                    .filter(|path| path.is_file())
+                    .map(|path| Source { format, path }),
+            );
         }
-    };
-    add(AgentFormat::Claude, dir.join(".claude/settings.json"));
-    add(AgentFormat::Claude, dir.join(".claude/settings.local.json"));
-    let mut copilot: Vec<PathBuf> = std::fs::read_dir(dir.join(".github/hooks"))
-        .map(|entries| {
-            entries
-                .flatten()
-                .map(|entry| entry.path())
-                .filter(|path| path.extension().is_some_and(|ext| ext == "json"))
-                .collect()
-        })
-        .unwrap_or_default();
-    copilot.sort();
-    for path in copilot {
-        add(AgentFormat::Copilot, path);
     }
-    add(AgentFormat::Gemini, dir.join(".gemini/settings.json"));
-    let codex = [
-        dir.join(".codex/hooks.json"),
-        dir.join(".codex/config.toml"),
-    ];
-    let has_codex = codex.iter().any(|path| path.is_file());
-    for path in codex {
-        add(AgentFormat::Codex, path);
-    }
-    // The machine's managed hooks are reported along with a project's Codex hooks.
-    if has_codex || only == Some(AgentFormat::Codex) {
-        add(AgentFormat::Codex, codex_requirements());
-    }
-    add(AgentFormat::Cursor, dir.join(".cursor/hooks.json"));
     found
 }
+
+/// One settings file being imported, for an agent's `import`.
+pub(crate) struct SettingsFile<'a> {
+    /// Its name as shown (relative to the directory imported from).
+    pub(crate) label: &'a str,
+    pub(crate) path: &'a Path,
+    /// Where the hooks.toml goes.
+    pub(crate) output: &'a Path,
+}
+
+/// What the agents' imports keep from one file to the next of one import.
+#[derive(Default)]
+pub(crate) struct ImportState {
+    /// Codex's trust state, read once.
+    pub(crate) codex: Option<codex::TrustState>,
+}
+
+/// `settings_of` and `import_of`: each agent's files and reader, `import::NAME::{settings,
+/// import}`, from the agents' table (`dialect::for_each_agent!`).
+macro_rules! importers {
+    ($($(#[$doc:meta])* $variant:ident $module:ident,)*) => {
+        /// The settings files `format` may have in `dir` (they need not exist), in its fixed
+        /// order; `asked`: only this agent's were asked for.
+        fn settings_of(format: AgentFormat, dir: &Path, asked: bool) -> Vec<PathBuf> {
+            match format {
+                $(AgentFormat::$variant => $module::settings(dir, asked),)*
+            }
+        }
+
+        fn import_of(
+            format: AgentFormat,
+            json: &Value,
+            file: &SettingsFile<'_>,
+            state: &mut ImportState,
+        ) -> Found {
+            match format {
+                $(AgentFormat::$variant => $module::import(json, file, state),)*
+            }
+        }
+    };
+}
+crate::dialect::for_each_agent!(importers);
 
 /// Imports every file of `sources`; `base` is the directory their names are shown relative
 /// to, and `output` the path the hooks.toml will have (for validation messages).
 pub fn import(sources: &[Source], base: &Path, output: &Path) -> Result<Imported, ImportError> {
     let mut all = Found::default();
-    let mut codex_state = None;
+    let mut state = ImportState::default();
     for source in sources {
         let text = read(&source.path)?;
         let json: Value = if source.path.extension().is_some_and(|ext| ext == "toml") {
@@ -225,24 +244,12 @@ pub fn import(sources: &[Source], base: &Path, output: &Path) -> Result<Imported
             .unwrap_or(&source.path)
             .display()
             .to_string();
-        let found = match source.format {
-            AgentFormat::Claude => claude::hooks(&json, &label),
-            AgentFormat::Copilot => copilot::hooks(&json, &label),
-            AgentFormat::Gemini => gemini::hooks(&json, &label),
-            AgentFormat::Codex => {
-                let kind = if source.path == codex_requirements() {
-                    codex::CodexFile::Requirements {
-                        into_managed: is_managed_output(output),
-                    }
-                } else {
-                    codex::CodexFile::Layer
-                };
-                let state = codex_state.get_or_insert_with(codex::TrustState::load);
-                let absolute = std::path::absolute(&source.path).unwrap_or(source.path.clone());
-                codex::hooks(&json, &label, &absolute.display().to_string(), kind, state)
-            }
-            AgentFormat::Cursor => cursor::hooks(&json, &label),
+        let file = SettingsFile {
+            label: &label,
+            path: &source.path,
+            output,
         };
+        let found = import_of(source.format, &json, &file, &mut state);
         all.notes.extend(found.notes);
         for hook in found.hooks {
             match catalog::lookalike(&hook.event) {
