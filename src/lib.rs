@@ -104,11 +104,15 @@ mod runtime;
 #[cfg(feature = "wasm")]
 pub mod wasm;
 
-// The runner, and what an agent loop keeps between events.
+// The runner, what it records into, and what an agent loop keeps between events.
 pub mod convergence;
 pub mod counters;
 pub mod decision;
+mod recording;
 mod runner;
+// The loading layer: configuration files, approvals, trust and the log's settings in, a
+// runner out.
+mod load;
 #[cfg(feature = "telemetry")]
 pub mod telemetry;
 
@@ -131,7 +135,8 @@ pub use matcher::{EventPattern, ToolMatcher};
 pub use native::{HookInput, NativeHook, NativeHookError, OwnedInput};
 pub use outcome::{Block, Decision, HookReport, Notice, Outcome};
 pub use protocol::Protocol;
-pub use runner::{Flushed, HookRunner, Layers, RunnerOptions};
+pub use load::Layers;
+pub use runner::{Flushed, HookRunner, RunnerOptions};
 pub use verdict::{Answer, HookFailure, Mode, Signal, Verdict};
 #[cfg(feature = "wasm")]
 pub use wasm::{WasmImports, WasmInfo};

@@ -16,6 +16,7 @@
 //! configured.
 
 mod file;
+mod outcomes;
 mod record;
 mod recorder;
 

@@ -15,10 +15,6 @@ mod background;
 mod call;
 mod dispatch;
 mod hook;
-mod layers;
-mod managed;
-mod prepare;
-mod projects;
 mod record;
 
 use std::borrow::Cow;
@@ -27,7 +23,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, RwLock};
 use std::time::Duration;
 
-use crate::config::{Config, ConfigError, HookSpec};
+use crate::config::{ConfigError, HookSpec};
 use crate::convergence::{
     ConvergenceError, ConvergenceStore, FinalState, Observation, timestamp_now,
 };
@@ -35,12 +31,13 @@ use crate::event::{Event, StopReason, ToolCall};
 use crate::native::NativeHook;
 use crate::outcome::{Block, Decision, Outcome};
 use crate::verdict::HookFailure;
+use crate::recording::OutcomeRecorder;
 #[cfg(feature = "wasm")]
-use crate::wasm::{CacheMode, WasmInfo};
+use crate::wasm::CacheMode;
 
 pub use background::Flushed;
-use hook::{LoadedHook, Runtime};
-pub use layers::Layers;
+use hook::LoadedHook;
+pub(crate) use hook::Runtime;
 
 /// How a runner is set up, beyond its configuration.
 #[derive(Debug, Clone)]
@@ -153,52 +150,12 @@ struct Inner {
     convergence: Arc<ConvergenceStore>,
     background: background::Background,
     drain_timeout: Duration,
-    /// `[log]` and `[telemetry]`: where each outcome is recorded.
-    log: Option<Arc<crate::decision::Recorder>>,
+    /// Where each outcome is recorded (the decision log of `[log]` and `[telemetry]`, handed
+    /// over by the loading layer).
+    log: Option<Arc<dyn OutcomeRecorder>>,
 }
 
 impl HookRunner {
-    /// Loads `config_path`. A missing file is a runner with no hooks (R2: unconfigured is the
-    /// default); an unreadable or invalid file is an error.
-    ///
-    /// On a machine with an organisation's managed file ([`crate::config::ManagedFile`]) its
-    /// layer comes first here too (its hooks, `managed_only`, `[trust]`, `[log]`), so that an
-    /// agent embedding hookhost (forgeflare's facade) cannot be a way around it; a managed file
-    /// that cannot be trusted is an error, as an invalid `config_path` is. Without a managed
-    /// file, nothing differs. [`HookRunner::new`] runs exactly the configuration it is given.
-    pub fn load(
-        config_path: impl AsRef<Path>,
-        options: RunnerOptions,
-    ) -> Result<HookRunner, ConfigError> {
-        let config_path = config_path.as_ref();
-        if let Some(managed) = managed::managed_layer()? {
-            let config = Config::load_optional(config_path)?;
-            return layers::under_managed(managed, config, config_path, options);
-        }
-        match Config::load_optional(config_path)? {
-            Some(config) => HookRunner::new(config, options),
-            None => Ok(HookRunner::build(
-                config_path.to_path_buf(),
-                Vec::new(),
-                None,
-                &options,
-            )),
-        }
-    }
-
-    /// A runner for an already parsed configuration. Fails when a hook cannot be prepared
-    /// (for example, its `cwd` does not exist, or its component does not load).
-    pub fn new(config: Config, options: RunnerOptions) -> Result<HookRunner, ConfigError> {
-        let path = config.path.clone();
-        layers::build_layers(
-            vec![(crate::config::Layer::Project, config)],
-            None,
-            path,
-            options,
-            true,
-        )
-    }
-
     /// A runner that runs nothing and fails closed: every PreToolUse call is blocked with a
     /// message naming `error`; other events do nothing. This is what an agent should run with
     /// when its configuration is broken, instead of silently running without guards.
@@ -211,17 +168,15 @@ impl HookRunner {
         )
     }
 
-    /// [`HookRunner::fail_closed`] for `layers` that did not load: each block is recorded in
-    /// the decision log the layers configure, when one of their files that does load says
-    /// where (the user's `[log]`, typically, beside a broken project file).
-    pub fn fail_closed_in(
-        layers: &crate::Layers,
-        error: ConfigError,
-        options: RunnerOptions,
+    /// The runner of `hooks` (each with its runtime, prepared by the loading layer, in layer
+    /// and declaration order), or of none with `load_error`: the one way a runner is made.
+    pub(crate) fn assemble(
+        config_path: PathBuf,
+        hooks: Vec<(HookSpec, Runtime)>,
+        load_error: Option<ConfigError>,
+        options: &RunnerOptions,
     ) -> HookRunner {
-        let mut runner = HookRunner::fail_closed(error, options);
-        runner.set_log(layers.recorder_of_what_loads());
-        runner
+        HookRunner::build(config_path, hooks, load_error, options)
     }
 
     fn build(
@@ -275,7 +230,7 @@ impl HookRunner {
             on_failure: hook.on_failure,
             background: hook.background,
             mode: hook.mode,
-            provenance: Arc::new(crate::decision::Provenance {
+            provenance: Arc::new(crate::recording::Provenance {
                 source: "native".to_string(),
                 ..Default::default()
             }),
@@ -305,16 +260,6 @@ impl HookRunner {
     /// Every hook of the configuration, disabled ones included, in declaration order.
     pub fn configured_hooks(&self) -> impl Iterator<Item = &HookSpec> {
         self.inner.configured.iter()
-    }
-
-    /// The enabled wasm hooks, with how each component was obtained at load (compiled, or
-    /// from the compile cache) and the interface version it was built against.
-    #[cfg(feature = "wasm")]
-    pub fn wasm_hooks(&self) -> Vec<(&HookSpec, WasmInfo)> {
-        self.configured_with(|runtime| match runtime {
-            Runtime::Wasm(wasm) => Some(wasm.info()),
-            _ => None,
-        })
     }
 
     /// The configuration error a fail-closed runner blocks with.
@@ -431,10 +376,11 @@ impl HookRunner {
         self
     }
 
-    /// Sets the recorder (from the layers' `[log]` and `[telemetry]`).
-    fn set_log(&mut self, log: Option<crate::decision::Recorder>) {
+    /// Hands the runner the recorder its outcomes go to (the loading layer's choice, from the
+    /// layers' `[log]` and `[telemetry]`), on the runner as built: its clones share one.
+    pub(crate) fn set_log(&mut self, log: Option<Arc<dyn OutcomeRecorder>>) {
         if let Some(inner) = Arc::get_mut(&mut self.inner) {
-            inner.log = log.map(Arc::new);
+            inner.log = log;
         }
     }
 

@@ -3,7 +3,9 @@
 //!
 //! A runtime (`command`, `wasm`, `native`) takes a [`HookRequest`] and gives a [`HookResponse`];
 //! what both carry lives here, below the runtimes and the runner, so that no runtime knows the
-//! runner or another runtime. The runner's `Runtime` enum dispatches to them from above.
+//! runner or another runtime. The runner's `Runtime` enum dispatches to them from above: to
+//! its own (command, native) by name, to a runtime a layer above plugs in (wasm) through
+//! [`PluggedRuntime`]. The seam knows no agent and no command-hook protocol.
 
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
@@ -106,6 +108,23 @@ impl HookRequest<'_> {
         })
     }
 }
+
+/// A runtime a layer above plugs into the runner (the wasm runtime): the runner calls it
+/// through this, and never names it. The command and native runtimes are the runner's own.
+pub(crate) trait PluggedRuntime: Send + Sync + std::fmt::Debug {
+    /// What reports and the decision log call its hooks: "wasm".
+    fn kind(&self) -> &'static str;
+    /// The SHA-256 of what runs, and the trusted keys whose signatures verified.
+    fn provenance(&self) -> (Option<String>, Vec<String>);
+    /// Runs the hook on `request`.
+    fn call<'a>(&'a self, request: &'a HookRequest<'a>) -> Calling<'a>;
+    /// Itself, for the layer that plugged it in (what it reports of its hooks).
+    fn as_any(&self) -> &dyn std::any::Any;
+}
+
+/// A plugged runtime's call under way.
+pub(crate) type Calling<'a> =
+    std::pin::Pin<Box<dyn std::future::Future<Output = HookResponse> + Send + 'a>>;
 
 /// What one call produced.
 pub(crate) struct HookResponse {

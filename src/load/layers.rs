@@ -22,14 +22,14 @@
 
 use std::path::{Path, PathBuf};
 
-use super::Runtime;
 use super::managed::{
     check_managed_keys, is_managed_hook, managed_layer, overrides, pick_projects, skipped_reason,
 };
-use super::prepare::{WasmRuntime, prepare, trust_policy};
+use super::prepare::{WasmRuntime, prepare};
+use super::trust::trust_policy;
 use super::projects::Policy;
-use super::record::{pick_log, recorder, telemetry_table};
-use super::{HookRunner, RunnerOptions};
+use super::recorder::{handed, pick_log, recorder, telemetry_table};
+use crate::runner::{HookRunner, Runtime, RunnerOptions};
 use crate::approvals::{Approvals, Coverage};
 use crate::config::{Config, ConfigError, ConfigProblem, Layer, ProjectPolicy, TelemetrySpec};
 use crate::decision::{DecisionLog, Recorder};
@@ -454,7 +454,7 @@ pub(super) fn build_layers(
             });
         }
     }
-    let mut runner = HookRunner::build(display_path, hooks, None, &options);
-    runner.set_log(log);
+    let mut runner = HookRunner::assemble(display_path, hooks, None, &options);
+    runner.set_log(handed(log));
     Ok(runner)
 }
