@@ -16,6 +16,7 @@
 //! [`HookRunner::new`], [`HookRunner::load_layers`], [`HookRunner::load_exact`],
 //! [`HookRunner::fail_closed_in`]); the runner (`runner`) only assembles what it is given.
 
+mod build;
 mod layers;
 mod managed;
 mod prepare;
@@ -48,7 +49,7 @@ impl HookRunner {
         let config_path = config_path.as_ref();
         if let Some(managed) = managed::managed_layer()? {
             let config = Config::load_optional(config_path)?;
-            return layers::under_managed(managed, config, config_path, options);
+            return build::under_managed(managed, config, config_path, options);
         }
         match Config::load_optional(config_path)? {
             Some(config) => HookRunner::new(config, options),
@@ -65,7 +66,7 @@ impl HookRunner {
     /// (for example, its `cwd` does not exist, or its component does not load).
     pub fn new(config: Config, options: RunnerOptions) -> Result<HookRunner, ConfigError> {
         let path = config.path.clone();
-        layers::build_layers(
+        build::build_layers(
             vec![(crate::config::Layer::Project, config)],
             None,
             path,
