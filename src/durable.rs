@@ -11,18 +11,23 @@ use std::fs::File;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
-/// A write that did not happen: which step failed, on which path.
-#[derive(Debug)]
-pub(crate) struct WriteError {
-    /// "create", "write", "sync", "rename into place" (the temp file's steps, then the
-    /// target's).
-    pub(crate) action: &'static str,
-    pub(crate) path: PathBuf,
-    pub(crate) source: std::io::Error,
+/// A file operation that failed: what was being done, to which path, and what the OS said.
+/// The one shape of every "cannot read/write/create PATH" error of the crate's files
+/// (convergence.json, the blob store, hooks.lock, this module's writes).
+#[derive(Debug, thiserror::Error)]
+#[error("cannot {action} {}", path.display())]
+pub struct FileError {
+    /// What was being done: "read", "create", "write", "sync", "rename into place", ...
+    pub action: &'static str,
+    /// The file or directory.
+    pub path: PathBuf,
+    /// What the OS said.
+    #[source]
+    pub source: std::io::Error,
 }
 
-impl From<WriteError> for std::io::Error {
-    fn from(error: WriteError) -> std::io::Error {
+impl From<FileError> for std::io::Error {
+    fn from(error: FileError) -> std::io::Error {
         error.source
     }
 }
@@ -58,7 +63,7 @@ pub(crate) fn write_parts(
     path: &Path,
     parts: &[&[u8]],
     options: WriteOptions<'_>,
-) -> Result<(), WriteError> {
+) -> Result<(), FileError> {
     let dir = match path.parent() {
         Some(dir) if !dir.as_os_str().is_empty() => dir,
         _ => Path::new("."),
@@ -78,7 +83,7 @@ pub(crate) fn write_parts(
     };
     let failed = |action: &'static str, path: &Path| {
         let path = path.to_path_buf();
-        move |source| WriteError {
+        move |source| FileError {
             action,
             path,
             source,

@@ -86,16 +86,9 @@ pub struct FinalState {
 #[derive(Debug, thiserror::Error)]
 pub enum ConvergenceError {
     /// Creating the directory, locking, writing, syncing or renaming failed.
-    #[error("cannot {action} {}", path.display())]
-    Io {
-        /// What was being done.
-        action: &'static str,
-        /// The path it was done to.
-        path: PathBuf,
-        /// What the OS said.
-        #[source]
-        source: std::io::Error,
-    },
+    /// A file could not be read, written or created: which, and what the OS said.
+    #[error(transparent)]
+    Io(#[from] crate::durable::FileError),
     /// Another process (another agent in the same project) held the lock for the whole wait,
     /// so nothing was read, written or removed.
     #[error(
@@ -169,11 +162,11 @@ impl ConvergenceStore {
         match fs::remove_file(&self.path) {
             Ok(()) => Ok(()),
             Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(()),
-            Err(source) => Err(ConvergenceError::Io {
+            Err(source) => Err(ConvergenceError::Io(crate::durable::FileError {
                 action: "remove",
                 path: self.path.clone(),
                 source,
-            }),
+            })),
         }
     }
 
@@ -363,11 +356,11 @@ fn not_written(observations: &[Observation], final_state: Option<&FinalState>) -
 
 fn io(action: &'static str, path: &Path) -> impl FnOnce(std::io::Error) -> ConvergenceError {
     let path = path.to_path_buf();
-    move |source| ConvergenceError::Io {
+    move |source| ConvergenceError::Io(crate::durable::FileError {
         action,
         path,
         source,
-    }
+    })
 }
 
 /// Writes `bytes` over `path` through `tmp`, whole and durably (`crate::durable`).
@@ -376,11 +369,11 @@ fn write_atomically(tmp: &Path, path: &Path, bytes: &[u8]) -> Result<(), Converg
         temp: Some(tmp),
         ..Default::default()
     };
-    crate::durable::write_parts(path, &[bytes], options).map_err(|error| ConvergenceError::Io {
+    crate::durable::write_parts(path, &[bytes], options).map_err(|error| ConvergenceError::Io(crate::durable::FileError {
         action: error.action,
         path: error.path,
         source: error.source,
-    })
+    }))
 }
 
 /// The current time as RFC 3339 in UTC, to the second.

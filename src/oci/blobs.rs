@@ -28,16 +28,9 @@ pub enum BlobStoreError {
     #[error("no directory for the bundle store: set {STORE_DIR_ENV} (or XDG_CACHE_HOME or HOME)")]
     NoDirectory,
     /// A file of the store could not be read or written.
-    #[error("cannot {action} {}", path.display())]
-    Io {
-        /// What was being done: "read", "write", "create".
-        action: &'static str,
-        /// The file or directory.
-        path: PathBuf,
-        /// What the OS said.
-        #[source]
-        source: std::io::Error,
-    },
+    /// A file could not be read, written or created: which, and what the OS said.
+    #[error(transparent)]
+    Io(#[from] crate::durable::FileError),
     /// Bytes written under a digest are not the bytes of that digest. Nothing was stored.
     #[error("the bytes have digest {actual}, not the expected {expected}; nothing was stored")]
     DigestMismatch {
@@ -77,11 +70,11 @@ impl BlobStore {
             .map(PathBuf::from)
             .or_else(|| crate::dirs::cache_dir().map(|dir| dir.join("store")))
             .ok_or(BlobStoreError::NoDirectory)?;
-        let dir = std::path::absolute(&dir).map_err(|source| BlobStoreError::Io {
+        let dir = std::path::absolute(&dir).map_err(|source| BlobStoreError::Io(crate::durable::FileError {
             action: "resolve",
             path: dir.clone(),
             source,
-        })?;
+        }))?;
         Ok(BlobStore { dir })
     }
 
@@ -109,11 +102,11 @@ impl BlobStore {
                 return Ok(BlobState::Missing);
             }
             Err(source) => {
-                return Err(BlobStoreError::Io {
+                return Err(BlobStoreError::Io(crate::durable::FileError {
                     action: "read",
                     path,
                     source,
-                });
+                }));
             }
         };
         let actual = Digest::of(&bytes);
@@ -136,20 +129,20 @@ impl BlobStore {
     pub fn writer(&self, digest: &Digest) -> Result<BlobWriter, BlobStoreError> {
         let path = self.blob_path(digest);
         let dir = path.parent().expect("a blob path has a directory");
-        std::fs::create_dir_all(dir).map_err(|source| BlobStoreError::Io {
+        std::fs::create_dir_all(dir).map_err(|source| BlobStoreError::Io(crate::durable::FileError {
             action: "create",
             path: dir.to_path_buf(),
             source,
-        })?;
+        }))?;
         let temp = tempfile::Builder::new()
             .prefix(".")
             .suffix(".tmp")
             .tempfile_in(dir)
-            .map_err(|source| BlobStoreError::Io {
+            .map_err(|source| BlobStoreError::Io(crate::durable::FileError {
                 action: "create a temp file in",
                 path: dir.to_path_buf(),
                 source,
-            })?;
+            }))?;
         Ok(BlobWriter {
             temp,
             path,
@@ -187,11 +180,11 @@ impl BlobWriter {
         self.temp
             .as_file_mut()
             .write_all(chunk)
-            .map_err(|source| BlobStoreError::Io {
+            .map_err(|source| BlobStoreError::Io(crate::durable::FileError {
                 action: "write",
                 path: self.temp.path().to_path_buf(),
                 source,
-            })
+            }))
     }
 
     /// Bytes written so far.
@@ -220,11 +213,11 @@ impl BlobWriter {
         }
         let io = |action, path: &Path| {
             let path = path.to_path_buf();
-            move |source| BlobStoreError::Io {
+            move |source| BlobStoreError::Io(crate::durable::FileError {
                 action,
                 path,
                 source,
-            }
+            })
         };
         self.temp
             .as_file()
