@@ -3,6 +3,10 @@
 //! Taken in two steps so that the calling path pays little: a [`Draft`] copies what the
 //! record needs out of the event and the outcome (the tool input and payload without the
 //! fields `drop` removes whole), and the log's writer turns drafts into JSON records later.
+//!
+//! Longer than 400 lines: a record's two steps (the draft taken on the calling path, the JSON
+//! the writer makes of it) and the masks applied between them are one format, kept in one place
+//! so that a field is never written by one and dropped by the other.
 
 use std::sync::Arc;
 use std::time::SystemTime;
