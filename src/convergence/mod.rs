@@ -18,7 +18,6 @@
 //! such key and reads exactly as before; readers that do not know the key ignore it.
 
 use std::fs;
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};

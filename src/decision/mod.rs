@@ -22,7 +22,7 @@ mod recorder;
 
 pub use file::{DecisionFile, FileLock};
 pub(crate) use record::new_id;
-pub(crate) use record::{Context, Masks};
+pub(crate) use record::Masks;
 pub use record::{Draft, Provenance, record};
 pub use recorder::{Export, Recorder};
 

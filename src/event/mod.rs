@@ -11,10 +11,7 @@ mod owned;
 mod stop;
 
 use std::borrow::Cow;
-use std::fmt;
-use std::str::FromStr;
 
-use serde::Serialize;
 use serde_json::Value;
 
 pub use catalog::{Answers, EventSpec, MatchOn};

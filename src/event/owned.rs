@@ -10,11 +10,11 @@ use super::{Event, ToolCall};
 /// An [`Event`] that owns its data, so that a background hook can outlive the agent's call.
 #[derive(Debug, Clone)]
 pub struct OwnedEvent {
-    name: String,
-    session_id: Option<String>,
-    call: Option<(String, Value, usize)>,
-    fields: Vec<(String, Value)>,
-    env: Vec<(String, String)>,
+    pub(super) name: String,
+    pub(super) session_id: Option<String>,
+    pub(super) call: Option<(String, Value, usize)>,
+    pub(super) fields: Vec<(String, Value)>,
+    pub(super) env: Vec<(String, String)>,
 }
 
 impl OwnedEvent {

@@ -6,7 +6,7 @@ use std::str::FromStr;
 
 use serde::Serialize;
 
-use super::RESULT_CAP_BYTES;
+use super::{RESULT_CAP_BYTES, RESULT_HALF_BYTES};
 
 /// Why an agent's run ended: the seven values of R1/R3.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, serde::Deserialize)]

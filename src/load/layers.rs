@@ -22,16 +22,12 @@
 
 use std::path::{Path, PathBuf};
 
-use super::managed::{
-    check_managed_keys, is_managed_hook, managed_layer, overrides, pick_projects, skipped_reason,
-};
-use super::prepare::{WasmRuntime, prepare};
+use super::managed::{managed_layer, overrides};
+use super::recorder::{pick_log, recorder, telemetry_table};
+#[cfg(feature = "wasm")]
 use super::trust::trust_policy;
-use super::projects::Policy;
-use super::recorder::{handed, pick_log, recorder, telemetry_table};
-use crate::runner::{HookRunner, Runtime, RunnerOptions};
-use crate::approvals::{Approvals, Coverage};
-use crate::config::{Config, ConfigError, ConfigProblem, Layer, ProjectPolicy, TelemetrySpec};
+use crate::approvals::Approvals;
+use crate::config::{Config, ConfigError, Layer, TelemetrySpec};
 use crate::decision::{DecisionLog, Recorder};
 
 /// The configuration files of one agent session, by layer.

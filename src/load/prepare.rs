@@ -12,7 +12,7 @@ use std::sync::Arc;
 use crate::runner::{Runtime, RunnerOptions};
 use super::trust::TrustPolicy;
 use crate::command::CommandHook;
-use crate::config::{Config, ConfigProblem, HookSource, HookSpec, WasmSpec};
+use crate::config::{Config, HookSource, HookSpec, WasmSpec};
 #[cfg(feature = "wasm")]
 use crate::wasm::{CacheMode, CompileCache, WasmEngine, WasmHook};
 

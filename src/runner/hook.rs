@@ -59,7 +59,8 @@ impl LoadedHook {
 pub(crate) enum Runtime {
     Command(CommandHook),
     Native(NativeHook),
-    /// A runtime plugged in from above (wasm).
+    /// A runtime plugged in from above (wasm: a build without it plugs in none).
+    #[cfg_attr(not(feature = "wasm"), allow(dead_code))]
     Plugged(Box<dyn PluggedRuntime>),
     /// A hook the user's `[projects]` policy does not let run, with why; it never runs, and
     /// its guards block.

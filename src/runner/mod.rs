@@ -19,17 +19,14 @@ mod options;
 mod record;
 mod seed;
 
-use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, RwLock};
 use std::time::Duration;
 
 use crate::config::{ConfigError, HookSpec};
-use crate::convergence::{
-    ConvergenceError, ConvergenceStore, FinalState, Observation, timestamp_now,
-};
-use crate::event::{Event, StopReason, ToolCall};
+use crate::convergence::{ConvergenceError, ConvergenceStore, Observation};
+use crate::event::Event;
 use crate::native::NativeHook;
 use crate::outcome::{Block, Decision, Outcome};
 use crate::verdict::HookFailure;

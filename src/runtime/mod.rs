@@ -7,7 +7,9 @@
 //! its own (command, native) by name, to a runtime a layer above plugs in (wasm) through
 //! [`PluggedRuntime`]. The seam knows no agent and no command-hook protocol.
 
-use std::sync::{Arc, Mutex, OnceLock};
+#[cfg(feature = "wasm")]
+use std::sync::OnceLock;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use crate::event::{Event, EventSpec, Phase, ToolCall};
@@ -51,7 +53,9 @@ pub(crate) struct HookEvent<'a> {
 #[derive(Default)]
 pub(crate) struct EventCache {
     shapes: Mutex<Vec<(&'static str, Arc<[u8]>)>>,
+    #[cfg(feature = "wasm")]
     input: OnceLock<String>,
+    #[cfg(feature = "wasm")]
     payload: OnceLock<String>,
 }
 
@@ -82,6 +86,7 @@ impl EventCache {
 
 impl HookRequest<'_> {
     /// The tool input as JSON text, as wasm hooks receive it (empty without a tool).
+    #[cfg(feature = "wasm")]
     pub(crate) fn input_json(&self) -> &str {
         self.cache.input.get_or_init(|| match self.view.call {
             // Straight into a buffer (`Display` goes through the formatter, a few times slower);
@@ -92,6 +97,7 @@ impl HookRequest<'_> {
     }
 
     /// The event's own fields as a JSON object, as wasm hooks receive them.
+    #[cfg(feature = "wasm")]
     pub(crate) fn payload_json(&self) -> &str {
         self.cache.payload.get_or_init(|| {
             // Tool events mostly carry none.
@@ -111,6 +117,7 @@ impl HookRequest<'_> {
 
 /// A runtime a layer above plugs into the runner (the wasm runtime): the runner calls it
 /// through this, and never names it. The command and native runtimes are the runner's own.
+#[cfg_attr(not(feature = "wasm"), allow(dead_code))]
 pub(crate) trait PluggedRuntime: Send + Sync + std::fmt::Debug {
     /// What reports and the decision log call its hooks: "wasm".
     fn kind(&self) -> &'static str;

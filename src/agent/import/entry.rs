@@ -4,7 +4,8 @@
 
 use serde_json::Value;
 
-use super::{Found, Matcher, MAX_TIMEOUT_MS};
+use super::{Found, MAX_TIMEOUT_MS, Matcher};
+use crate::matcher::ToolMatcher;
 
 /// A timeout in seconds (the agent's unit) as `timeout_ms`, capped at hookhost's maximum.
 pub(crate) fn seconds_to_ms(seconds: f64, found: &mut Found, origin: &str) -> u64 {

@@ -21,7 +21,6 @@ mod entry;
 mod gemini;
 mod write;
 
-use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
@@ -35,7 +34,6 @@ use write::write_toml;
 use super::AgentFormat;
 use crate::config::{Config, ConfigError};
 use crate::event::catalog;
-use crate::matcher::ToolMatcher;
 
 /// hooks.toml's largest `timeout_ms` (an hour).
 const MAX_TIMEOUT_MS: u64 = 3_600_000;

@@ -1,7 +1,10 @@
 //! The hooks.toml an import writes: every hook named short and unique, then the file itself
 //! (a header naming the settings it came from, one `[[hooks]]` table per hook).
 
+use std::fmt::Write as _;
+
 use super::{Hook, Matcher};
+use crate::event::catalog;
 
 /// Gives every hook a short, unique name (messages say `blocked by NAME: ...`): its own
 /// (Gemini's `name`), else the script it runs (`block-rm.sh`), else `{protocol}-{event}`.
@@ -41,7 +44,7 @@ fn quote(text: &str) -> String {
     toml::Value::String(text.to_string()).to_string()
 }
 
-fn write_toml(hooks: &[Hook], sources: &[String]) -> String {
+pub(super) fn write_toml(hooks: &[Hook], sources: &[String]) -> String {
     let mut out = format!(
         "# Imported by `hookhost import` from {}.\n# Each hook keeps its agent's protocol, so that its script runs unchanged. Review, then commit.\n",
         sources.join(", ")
