@@ -116,8 +116,9 @@ pub(crate) fn write_parts(
     Ok(())
 }
 
-/// A number unique within this process, for temp file names.
-fn next_number() -> u64 {
+/// A number unique within this process, for temp file names (the compile cache's key, which
+/// is written with its own permissions, names its temp file with it too).
+pub(crate) fn next_number() -> u64 {
     use std::sync::atomic::{AtomicU64, Ordering};
     static NEXT: AtomicU64 = AtomicU64::new(0);
     NEXT.fetch_add(1, Ordering::Relaxed)

@@ -3,7 +3,6 @@
 //! the hooks of the agents' settings files as a hooks.toml (`hookhost::agent::import`), written
 //! atomically and never over an existing file without `--force`.
 
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
