@@ -131,11 +131,11 @@ pub mod embed;
 pub use config::{Config, ConfigError, HookSpec, Layer, OnFailure};
 pub use counters::{BlockCounters, MAX_CONSECUTIVE_BLOCKS, MAX_TOTAL_BLOCKS};
 pub use event::{Event, EventSpec, OwnedEvent, Phase, StopReason, ToolCall};
+pub use load::Layers;
 pub use matcher::{EventPattern, ToolMatcher};
 pub use native::{HookInput, NativeHook, NativeHookError, OwnedInput};
 pub use outcome::{Block, Decision, HookReport, Notice, Outcome};
 pub use protocol::Protocol;
-pub use load::Layers;
 pub use runner::{Flushed, HookRunner, RunnerOptions};
 pub use verdict::{Answer, HookFailure, Mode, Signal, Verdict};
 #[cfg(feature = "wasm")]

@@ -145,7 +145,10 @@ pub(crate) fn subtable<'a, 'i>(
 ) -> Result<&'a DeTable<'i>, String> {
     match value {
         DeValue::Table(table) => Ok(table),
-        other => Err(format!("`{key}` must be a table, found {}", other.type_str())),
+        other => Err(format!(
+            "`{key}` must be a table, found {}",
+            other.type_str()
+        )),
     }
 }
 

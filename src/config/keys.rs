@@ -111,4 +111,3 @@ pub struct RuleSpec {
     /// Where the entry is in the file.
     pub location: Location,
 }
-

@@ -355,11 +355,13 @@ fn not_written(observations: &[Observation], final_state: Option<&FinalState>) -
 
 fn io(action: &'static str, path: &Path) -> impl FnOnce(std::io::Error) -> ConvergenceError {
     let path = path.to_path_buf();
-    move |source| ConvergenceError::Io(crate::durable::FileError {
-        action,
-        path,
-        source,
-    })
+    move |source| {
+        ConvergenceError::Io(crate::durable::FileError {
+            action,
+            path,
+            source,
+        })
+    }
 }
 
 /// Writes `bytes` over `path` through `tmp`, whole and durably (`crate::durable`).
@@ -368,11 +370,13 @@ fn write_atomically(tmp: &Path, path: &Path, bytes: &[u8]) -> Result<(), Converg
         temp: Some(tmp),
         ..Default::default()
     };
-    crate::durable::write_parts(path, &[bytes], options).map_err(|error| ConvergenceError::Io(crate::durable::FileError {
-        action: error.action,
-        path: error.path,
-        source: error.source,
-    }))
+    crate::durable::write_parts(path, &[bytes], options).map_err(|error| {
+        ConvergenceError::Io(crate::durable::FileError {
+            action: error.action,
+            path: error.path,
+            source: error.source,
+        })
+    })
 }
 
 /// The current time as RFC 3339 in UTC, to the second.

@@ -21,8 +21,8 @@ mod record;
 mod recorder;
 
 pub use file::{DecisionFile, FileLock};
-pub(crate) use record::new_id;
 pub(crate) use record::Masks;
+pub(crate) use record::new_id;
 pub use record::{Draft, Provenance, record};
 pub use recorder::{Export, Recorder};
 

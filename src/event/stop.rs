@@ -94,4 +94,3 @@ pub fn cap_result(result: &str) -> std::borrow::Cow<'_, str> {
         &result[tail_start..]
     ))
 }
-

@@ -5,14 +5,16 @@
 use std::path::Path;
 
 use super::layers::Layers;
-use super::managed::{check_managed_keys, is_managed_hook, managed_layer, skipped_reason, pick_projects};
+use super::managed::{
+    check_managed_keys, is_managed_hook, managed_layer, pick_projects, skipped_reason,
+};
 use super::prepare::{WasmRuntime, prepare};
 use super::projects::Policy;
 use super::recorder::{handed, recorder};
 use super::trust::trust_policy;
 use crate::approvals::{Approvals, Coverage};
 use crate::config::{Config, ConfigError, ConfigProblem, Layer, ProjectPolicy};
-use crate::runner::{HookRunner, Runtime, RunnerOptions};
+use crate::runner::{HookRunner, RunnerOptions, Runtime};
 use std::path::PathBuf;
 
 impl HookRunner {
@@ -295,4 +297,3 @@ pub(super) fn build_layers(
     runner.set_log(handed(log));
     Ok(runner)
 }
-

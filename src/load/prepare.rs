@@ -9,10 +9,10 @@ use std::path::Path;
 #[cfg(feature = "wasm")]
 use std::sync::Arc;
 
-use crate::runner::{Runtime, RunnerOptions};
 use super::trust::TrustPolicy;
 use crate::command::CommandHook;
 use crate::config::{Config, HookSource, HookSpec, WasmSpec};
+use crate::runner::{RunnerOptions, Runtime};
 #[cfg(feature = "wasm")]
 use crate::wasm::{CacheMode, CompileCache, WasmEngine, WasmHook};
 

@@ -9,9 +9,9 @@ use std::path::Path;
 use std::sync::Arc;
 
 #[cfg(feature = "wasm")]
-use crate::bundle::keyless::{KeylessIdentity, Matcher, TrustedRoot};
-#[cfg(feature = "wasm")]
 pub(super) use crate::bundle::TrustPolicy;
+#[cfg(feature = "wasm")]
+use crate::bundle::keyless::{KeylessIdentity, Matcher, TrustedRoot};
 #[cfg(feature = "wasm")]
 use crate::bundle::{CosignKey, KeylessKey, TrustRule, TrustedKey, cosign::CosignPublicKey};
 use crate::config::{Config, ConfigProblem};
@@ -247,4 +247,3 @@ pub(super) fn trust_policy(
     }
     TrustPolicy
 }
-

@@ -70,11 +70,13 @@ impl BlobStore {
             .map(PathBuf::from)
             .or_else(|| crate::dirs::cache_dir().map(|dir| dir.join("store")))
             .ok_or(BlobStoreError::NoDirectory)?;
-        let dir = std::path::absolute(&dir).map_err(|source| BlobStoreError::Io(crate::durable::FileError {
-            action: "resolve",
-            path: dir.clone(),
-            source,
-        }))?;
+        let dir = std::path::absolute(&dir).map_err(|source| {
+            BlobStoreError::Io(crate::durable::FileError {
+                action: "resolve",
+                path: dir.clone(),
+                source,
+            })
+        })?;
         Ok(BlobStore { dir })
     }
 
@@ -129,20 +131,24 @@ impl BlobStore {
     pub fn writer(&self, digest: &Digest) -> Result<BlobWriter, BlobStoreError> {
         let path = self.blob_path(digest);
         let dir = path.parent().expect("a blob path has a directory");
-        std::fs::create_dir_all(dir).map_err(|source| BlobStoreError::Io(crate::durable::FileError {
-            action: "create",
-            path: dir.to_path_buf(),
-            source,
-        }))?;
+        std::fs::create_dir_all(dir).map_err(|source| {
+            BlobStoreError::Io(crate::durable::FileError {
+                action: "create",
+                path: dir.to_path_buf(),
+                source,
+            })
+        })?;
         let temp = tempfile::Builder::new()
             .prefix(".")
             .suffix(".tmp")
             .tempfile_in(dir)
-            .map_err(|source| BlobStoreError::Io(crate::durable::FileError {
-                action: "create a temp file in",
-                path: dir.to_path_buf(),
-                source,
-            }))?;
+            .map_err(|source| {
+                BlobStoreError::Io(crate::durable::FileError {
+                    action: "create a temp file in",
+                    path: dir.to_path_buf(),
+                    source,
+                })
+            })?;
         Ok(BlobWriter {
             temp,
             path,
@@ -177,14 +183,13 @@ impl BlobWriter {
             let take = (HEAD_LEN - self.head.len()).min(chunk.len());
             self.head.extend_from_slice(&chunk[..take]);
         }
-        self.temp
-            .as_file_mut()
-            .write_all(chunk)
-            .map_err(|source| BlobStoreError::Io(crate::durable::FileError {
+        self.temp.as_file_mut().write_all(chunk).map_err(|source| {
+            BlobStoreError::Io(crate::durable::FileError {
                 action: "write",
                 path: self.temp.path().to_path_buf(),
                 source,
-            }))
+            })
+        })
     }
 
     /// Bytes written so far.
@@ -213,11 +218,13 @@ impl BlobWriter {
         }
         let io = |action, path: &Path| {
             let path = path.to_path_buf();
-            move |source| BlobStoreError::Io(crate::durable::FileError {
-                action,
-                path,
-                source,
-            })
+            move |source| {
+                BlobStoreError::Io(crate::durable::FileError {
+                    action,
+                    path,
+                    source,
+                })
+            }
         };
         self.temp
             .as_file()

@@ -25,9 +25,9 @@ mod test_support;
 use std::fmt;
 use std::sync::Arc;
 
+use crate::dialect::AgentFormat;
 pub(crate) use crate::runtime::HookEvent;
 use crate::runtime::HookRequest;
-use crate::dialect::AgentFormat;
 use crate::verdict::{HookFailure, Verdict};
 
 /// The protocol a command hook speaks.

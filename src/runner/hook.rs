@@ -9,11 +9,11 @@ use std::time::Duration;
 
 use crate::command::CommandHook;
 use crate::config::{HookSpec, OnFailure};
-use crate::recording::Provenance;
 use crate::event::Phase;
 use crate::matcher::{EventPattern, ToolMatcher};
 use crate::native::NativeHook;
 use crate::outcome::HookReport;
+use crate::recording::Provenance;
 use crate::runtime::{HookRequest, HookResponse, PluggedRuntime};
 use crate::source::HookSource;
 use crate::verdict::HookFailure;

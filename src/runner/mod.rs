@@ -29,13 +29,13 @@ use crate::convergence::{ConvergenceError, ConvergenceStore, Observation};
 use crate::event::Event;
 use crate::native::NativeHook;
 use crate::outcome::{Block, Decision, Outcome};
-use crate::verdict::HookFailure;
 use crate::recording::OutcomeRecorder;
+use crate::verdict::HookFailure;
 
 pub use background::Flushed;
-pub use options::RunnerOptions;
 use hook::LoadedHook;
 pub(crate) use hook::Runtime;
+pub use options::RunnerOptions;
 
 /// Runs a project's hooks. Cheap to clone; `Send + Sync`; every method takes `&self`, so many
 /// events can go through one runner at once.

@@ -161,4 +161,3 @@ pub fn blocked_message(hook: &str, reason: &str) -> String {
 pub fn guard_failed_message(hook: &str, failure: &HookFailure) -> String {
     format!("hook failed: {hook} {failure} (tool blocked by default)")
 }
-

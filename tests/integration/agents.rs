@@ -35,16 +35,14 @@ impl Reply {
 }
 
 pub(crate) fn hookhost(project: &Project, args: &[&str], stdin: &str) -> Reply {
-    let mut child = crate::support::hermetic(
-        &mut Command::new(env!("CARGO_BIN_EXE_hookhost")),
-        project,
-    )
-    .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child =
+        crate::support::hermetic(&mut Command::new(env!("CARGO_BIN_EXE_hookhost")), project)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
     child
         .stdin
         .take()

@@ -62,9 +62,15 @@ fn crates_depend_only_on_crates_below_them() {
             continue;
         }
         seen.insert(name.to_string());
-        let shown = manifest.strip_prefix(repo_dir()).unwrap().display().to_string();
+        let shown = manifest
+            .strip_prefix(repo_dir())
+            .unwrap()
+            .display()
+            .to_string();
         let Some(position) = CRATES.iter().position(|listed| *listed == name) else {
-            problems.push(format!("{shown}: {name} is not in CRATES: say where it sits"));
+            problems.push(format!(
+                "{shown}: {name} is not in CRATES: say where it sits"
+            ));
             continue;
         };
         for table in ["dependencies", "build-dependencies"] {
@@ -95,7 +101,10 @@ fn crates_depend_only_on_crates_below_them() {
 #[test]
 fn every_source_file_says_what_it_holds_and_stays_readable() {
     let mut problems = Vec::new();
-    let files: Vec<PathBuf> = source_dirs().iter().flat_map(|src| rust_files(src)).collect();
+    let files: Vec<PathBuf> = source_dirs()
+        .iter()
+        .flat_map(|src| rust_files(src))
+        .collect();
     for file in &files {
         let text = std::fs::read_to_string(file).unwrap();
         let shown = file.strip_prefix(repo_dir()).unwrap().display().to_string();

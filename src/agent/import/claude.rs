@@ -5,7 +5,10 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use super::{ImportState, SettingsFile, Found, Hook, Matcher, check_matcher, is_hookhost, seconds_to_ms, shell_join};
+use super::{
+    Found, Hook, ImportState, Matcher, SettingsFile, check_matcher, is_hookhost, seconds_to_ms,
+    shell_join,
+};
 use crate::agent::{AgentFormat, resolve_name};
 use crate::event::{MatchOn, catalog};
 

@@ -7,7 +7,9 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use super::{ImportState, SettingsFile, Found, Hook, Matcher, check_matcher, is_hookhost, seconds_to_ms};
+use super::{
+    Found, Hook, ImportState, Matcher, SettingsFile, check_matcher, is_hookhost, seconds_to_ms,
+};
 use crate::dialect::codex::{EVENTS, TOOL_ALIASES};
 use crate::matcher::ToolMatcher;
 
@@ -115,7 +117,13 @@ pub(super) fn import(json: &Value, file: &SettingsFile<'_>, state: &mut ImportSt
     };
     let trust = state.codex.get_or_insert_with(TrustState::load);
     let absolute = std::path::absolute(file.path).unwrap_or(file.path.to_path_buf());
-    hooks(json, file.label, &absolute.display().to_string(), kind, trust)
+    hooks(
+        json,
+        file.label,
+        &absolute.display().to_string(),
+        kind,
+        trust,
+    )
 }
 
 /// The hooks of one Codex file (`json`: the whole document); `source` is its absolute path, as

@@ -6,9 +6,9 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use super::{ImportState, SettingsFile, 
-    Found, Hook, Matcher, check_matcher, env_pairs, is_hookhost, seconds_to_ms, shell_join,
-    version_one,
+use super::{
+    Found, Hook, ImportState, Matcher, SettingsFile, check_matcher, env_pairs, is_hookhost,
+    seconds_to_ms, shell_join, version_one,
 };
 use crate::dialect::copilot::event as copilot_event;
 

@@ -6,7 +6,10 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use super::{ImportState, SettingsFile, Found, Hook, Matcher, check_matcher, is_hookhost, seconds_to_ms, version_one};
+use super::{
+    Found, Hook, ImportState, Matcher, SettingsFile, check_matcher, is_hookhost, seconds_to_ms,
+    version_one,
+};
 use crate::dialect::BlockAs;
 use crate::dialect::cursor::{EVENTS, FIXED_MATCH};
 use crate::matcher::ToolMatcher;

@@ -108,4 +108,3 @@ pub(crate) fn env_pairs(handler: &Value, found: &mut Found, origin: &str) -> Vec
         })
         .collect()
 }
-

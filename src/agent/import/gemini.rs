@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use super::{ImportState, SettingsFile, Found, Hook, Matcher, clamp_ms, env_pairs, is_hookhost};
+use super::{Found, Hook, ImportState, Matcher, SettingsFile, clamp_ms, env_pairs, is_hookhost};
 use crate::agent::{AgentFormat, resolve_name};
 use crate::matcher::ToolMatcher;
 

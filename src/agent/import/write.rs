@@ -98,4 +98,3 @@ pub(super) fn write_toml(hooks: &[Hook], sources: &[String]) -> String {
     }
     out
 }
-

@@ -349,7 +349,11 @@ fn parse_sum(sum: &str, len: u64) -> Option<blake3::Hash> {
 fn write_atomically(path: &Path, parts: &[&[u8]]) -> std::io::Result<()> {
     let dir = path.parent().expect("cache files live in a directory");
     std::fs::create_dir_all(dir)?;
-    Ok(crate::durable::write_parts(path, parts, Default::default())?)
+    Ok(crate::durable::write_parts(
+        path,
+        parts,
+        Default::default(),
+    )?)
 }
 
 /// Lowercase hex.
