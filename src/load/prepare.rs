@@ -230,18 +230,9 @@ impl WasmRuntime {
         _base_dir: &Path,
         _trust: &TrustPolicy,
     ) -> Result<Runtime, String> {
-        Err(without_wasm_feature(
+        Err(super::trust::without_wasm_feature(
             "a `wasm` hook",
             "make this hook a `command` hook",
         ))
     }
-}
-
-/// What a build without the `wasm` feature says about `what`, and the two ways out.
-#[cfg(not(feature = "wasm"))]
-pub(super) fn without_wasm_feature(what: &str, otherwise: &str) -> String {
-    format!(
-        "{what} needs hookhost's `wasm` cargo feature, which this build of hookhost leaves out: \
-         turn it on where the agent depends on hookhost (`features = [\"wasm\"]`), or {otherwise}"
-    )
 }

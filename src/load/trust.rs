@@ -239,11 +239,20 @@ pub(super) fn trust_policy(
         problems.push(ConfigProblem {
             location: spec.location.unwrap_or_default(),
             hook: None,
-            message: super::prepare::without_wasm_feature(
+            message: without_wasm_feature(
                 "`[trust]` (keys for signed wasm bundles)",
                 "remove the `[trust]` table",
             ),
         });
     }
     TrustPolicy
+}
+
+/// What a build without the `wasm` feature says about `what`, and the two ways out.
+#[cfg(not(feature = "wasm"))]
+pub(super) fn without_wasm_feature(what: &str, otherwise: &str) -> String {
+    format!(
+        "{what} needs hookhost's `wasm` cargo feature, which this build of hookhost leaves out: \
+         turn it on where the agent depends on hookhost (`features = [\"wasm\"]`), or {otherwise}"
+    )
 }
