@@ -28,7 +28,9 @@ pub fn state_dir() -> Option<PathBuf> {
     xdg("XDG_STATE_HOME", ".local/state")
 }
 
-/// The user's hookhost cache directory (each cache has its own variable on top).
+/// The user's hookhost cache directory (each cache has its own variable on top): the wasm
+/// runtime's compile cache and the bundle store.
+#[cfg_attr(not(feature = "wasm"), allow(dead_code))]
 pub fn cache_dir() -> Option<PathBuf> {
     xdg("XDG_CACHE_HOME", ".cache")
 }

@@ -14,7 +14,8 @@ use std::time::Duration;
 
 use super::{AgentEvent, AgentFormat, AgentReply};
 use crate::config::ConfigError;
-use crate::runner::{HookRunner, Layers, RunnerOptions};
+use crate::load::Layers;
+use crate::runner::{HookRunner, RunnerOptions};
 
 /// The largest event read from an agent's stdin; more is an input error (a tool call is
 /// refused). The CLI's `--input-file` limit is the same, and so is the `hookhost-client`

@@ -114,13 +114,7 @@ pub fn parse_event(
             found: type_name(&value),
         });
     };
-    match format {
-        AgentFormat::Claude => claude::parse(object, event),
-        AgentFormat::Copilot => copilot::parse(object, event),
-        AgentFormat::Gemini => gemini::parse(object, event),
-        AgentFormat::Codex => codex::parse(object, event),
-        AgentFormat::Cursor => cursor::parse(object, event),
-    }
+    parse_as(format, object, event)
 }
 
 /// hookhost's name for the event of `stdin` (or `--event`), as far as it can be told even when
@@ -147,13 +141,7 @@ pub fn render_outcome(event: &AgentEvent, outcome: &Outcome) -> AgentReply {
     let spec = event.spec();
     let original = event.tool.as_ref().map(|(_, input)| input);
     let mut plan = Plan::new(spec, original, outcome);
-    let mut reply = match event.format {
-        AgentFormat::Claude => claude::render(spec, &mut plan),
-        AgentFormat::Copilot => copilot::render(spec, &mut plan),
-        AgentFormat::Gemini => gemini::render(spec, &mut plan),
-        AgentFormat::Codex => codex::render(spec, &mut plan),
-        AgentFormat::Cursor => cursor::render(spec, &mut plan),
-    };
+    let mut reply = render_as(event.format, spec, &mut plan);
     let diagnostics = plan.diagnostics(event.format.agent(), spec.agent, outcome);
     // Claude Code reads the whole of stderr as the reason of an exit-2 block.
     let stderr_is_reason = event.format == AgentFormat::Claude && reply.exit_code == 2;
@@ -162,6 +150,29 @@ pub fn render_outcome(event: &AgentEvent, outcome: &Outcome) -> AgentReply {
     }
     reply
 }
+
+/// `parse_as` and `render_as`: each agent's reader and writer, `agent::NAME::{parse, render}`,
+/// from the agents' table (`dialect::for_each_agent!`).
+macro_rules! agent_adapters {
+    ($($(#[$doc:meta])* $variant:ident $module:ident,)*) => {
+        fn parse_as(
+            format: AgentFormat,
+            object: serde_json::Map<String, Value>,
+            event: Option<&str>,
+        ) -> Result<AgentEvent, AgentError> {
+            match format {
+                $(AgentFormat::$variant => $module::parse(object, event),)*
+            }
+        }
+
+        fn render_as(format: AgentFormat, spec: &AgentEventSpec, plan: &mut Plan) -> AgentReply {
+            match format {
+                $(AgentFormat::$variant => $module::render(spec, plan),)*
+            }
+        }
+    };
+}
+crate::dialect::for_each_agent!(agent_adapters);
 
 #[cfg(test)]
 mod tests {

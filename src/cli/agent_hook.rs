@@ -15,7 +15,7 @@ use hookhost::serve::{self, ClientError};
 #[derive(clap::Args)]
 pub struct AgentHookArgs {
     /// The agent whose hook protocol to speak
-    #[arg(long, value_name = "AGENT", value_parser = ["claude", "copilot", "gemini", "codex", "cursor"])]
+    #[arg(long, value_name = "AGENT", value_parser = hookhost::agent::AgentFormat::NAMES)]
     format: String,
     /// The event, when the payload does not name it (Copilot CLI: preToolUse, agentStop, ...);
     /// it wins over the payload's name

@@ -16,12 +16,13 @@
 //! configured.
 
 mod file;
+mod outcomes;
 mod record;
 mod recorder;
 
 pub use file::{DecisionFile, FileLock};
+pub(crate) use record::Masks;
 pub(crate) use record::new_id;
-pub(crate) use record::{Context, Masks};
 pub use record::{Draft, Provenance, record};
 pub use recorder::{Export, Recorder};
 

@@ -4,6 +4,13 @@
 
 use super::{AgentEventSpec, BlockAs, ContextAs};
 
+/// Its command-line spelling (`--format copilot`, `protocol = "copilot"`).
+pub(crate) const NAME: &str = "copilot";
+/// Its product name, for messages.
+pub(crate) const PRODUCT: &str = "Copilot CLI";
+/// The variables it sets to the project's directory for its command hooks.
+pub(crate) const PROJECT_DIR_VARIABLES: &[&str] = &[];
+
 const BASE: AgentEventSpec = AgentEventSpec {
     agent: "",
     hookhost: "",

@@ -4,6 +4,13 @@
 
 use super::{AgentEventSpec, BlockAs, ContextAs};
 
+/// Its command-line spelling (`--format gemini`, `protocol = "gemini"`).
+pub(crate) const NAME: &str = "gemini";
+/// Its product name, for messages.
+pub(crate) const PRODUCT: &str = "Gemini CLI";
+/// The variables it sets to the project's directory for its command hooks.
+pub(crate) const PROJECT_DIR_VARIABLES: &[&str] = &super::PROJECT_DIR_VARIABLES;
+
 const BASE: AgentEventSpec = AgentEventSpec {
     agent: "",
     hookhost: "",

@@ -22,7 +22,8 @@ use sha2::{Digest as _, Sha256};
 
 use crate::agent::{AgentCall, AgentFormat, Caller};
 use crate::config::{HookSource, Layer, ManagedFile};
-use crate::runner::{HookRunner, Layers};
+use crate::load::Layers;
+use crate::runner::HookRunner;
 
 /// What one file looked like: absent, or its identity and version.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -35,28 +35,14 @@ impl Reply {
 }
 
 pub(crate) fn hookhost(project: &Project, args: &[&str], stdin: &str) -> Reply {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_hookhost"))
-        .args(args)
-        .current_dir(project.root())
-        // Hermetic: no user configuration, approvals or cache of whoever runs the tests.
-        .env("HOOKHOST_CONFIG_DIR", project.path(".no-user-config"))
-        .env("HOOKHOST_DATA_DIR", project.path(".no-user-data"))
-        .envs(crate::support::test_cache_env())
-        .env_remove("CLAUDE_PROJECT_DIR")
-        .env_remove("GEMINI_PROJECT_DIR")
-        .env_remove("HOOKHOST_AGENT")
-        .env_remove("CURSOR_PROJECT_DIR")
-        // No Codex trust state or managed requirements of whoever runs the tests.
-        .env("CODEX_HOME", project.path(".no-codex-home"))
-        .env(
-            "HOOKHOST_CODEX_REQUIREMENTS",
-            project.path(".no-codex-requirements.toml"),
-        )
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child =
+        crate::support::hermetic(&mut Command::new(env!("CARGO_BIN_EXE_hookhost")), project)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
     child
         .stdin
         .take()

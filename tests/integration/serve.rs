@@ -37,18 +37,7 @@ struct Reply {
 /// The environment every process here runs with (the daemon's and the client's must locate
 /// the same files): hermetic, as `agents.rs` runs agent-hook.
 fn hermetic(command: &mut Command, project: &Project) {
-    command
-        .current_dir(project.root())
-        .env("HOOKHOST_CONFIG_DIR", project.path(".no-user-config"))
-        .env("HOOKHOST_DATA_DIR", project.path(".no-user-data"))
-        .envs(crate::support::test_cache_env())
-        .env_remove("CLAUDE_PROJECT_DIR")
-        .env_remove("GEMINI_PROJECT_DIR")
-        .env_remove("HOOKHOST_SOCKET")
-        .env_remove("HOOKHOST_DAEMON")
-        .env_remove("OTEL_EXPORTER_OTLP_ENDPOINT")
-        .env_remove("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT")
-        .env_remove("OTEL_SDK_DISABLED");
+    crate::support::hermetic(command, project);
 }
 
 /// A `hookhost serve` on a socket of its own, killed when dropped.

@@ -1,5 +1,9 @@
 //! `hookhost check`: validate, load and prepare every hook, then show them: events, matcher,
 //! kind, protocol or interface, timeout, and what each can reach.
+//!
+//! Longer than 400 lines: `hookhost check` shows every kind of hook with one table's columns
+//! (events, matcher, kind, protocol or interface, timeout, reach); `layers` holds what it says
+//! of the layers.
 
 use std::process::ExitCode;
 
