@@ -307,8 +307,8 @@ pub fn trust_codex_hooks(
             }
         }
     });
-    let mut reply = |id: u64, request: Value| -> Value {
-        writeln!(stdin, "{request}").unwrap();
+    let mut send = |message: Value| writeln!(stdin, "{message}").unwrap();
+    let answer = |id: u64| -> Value {
         loop {
             let line = received
                 .recv_timeout(std::time::Duration::from_secs(60))
@@ -320,22 +320,13 @@ pub fn trust_codex_hooks(
             }
         }
     };
-    reply(
-        1,
-        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize",
-            "params": {"clientInfo": {"name": "hookhost-e2e", "version": "1"}}}),
-    );
-    writeln!(
-        stdin,
-        "{}",
-        json!({"jsonrpc": "2.0", "method": "initialized", "params": {}})
-    )
-    .unwrap();
-    let listed = reply(
-        2,
-        json!({"jsonrpc": "2.0", "id": 2, "method": "hooks/list",
-            "params": {"cwds": [project.display().to_string()]}}),
-    );
+    send(json!({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+        "params": {"clientInfo": {"name": "hookhost-e2e", "version": "1"}}}));
+    answer(1);
+    send(json!({"jsonrpc": "2.0", "method": "initialized", "params": {}}));
+    send(json!({"jsonrpc": "2.0", "id": 2, "method": "hooks/list",
+        "params": {"cwds": [project.display().to_string()]}}));
+    let listed = answer(2);
     let _ = server.kill();
     let _ = server.wait();
     let hooks: Vec<(String, String)> = listed["result"]["data"]

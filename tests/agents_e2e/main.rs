@@ -32,22 +32,15 @@ use scenario::{ROWS, cells, client_cell};
 /// its trust gates were passed. A change here is a change of the matrix in docs/agents.md.
 fn expected(agent: &Agent) -> [&'static str; 15] {
     let refused = "refused; the model reads why";
-    let (ask, pre_context, failure_context) = match agent.format {
-        // `claude -p` cannot show its permission dialog: an ask is a denial there.
-        "claude" => ("refused", "reaches the model", "reaches the model"),
-        "copilot" => ("refused", "reaches the model", "reaches the model"),
-        // Codex cannot ask: hookhost refuses with the guard's question.
-        "codex" => (
-            "refused; the model reads the guard's question",
-            "reaches the model",
-            "- (no such event)",
-        ),
-        // Gemini's headless mode would wait for ever: hookhost refuses instead.
-        "gemini" => (
-            "refused; the model reads the guard's question",
-            "not read (said on stderr)",
-            "- (no such event)",
-        ),
+    // Claude Code and Copilot CLI refuse an ask they cannot put under `-p`; Codex cannot ask,
+    // and Gemini's `gemini -p` would wait for ever: hookhost refuses those. Every one of them
+    // gives the model the guard's question.
+    let ask = "refused; the model reads the guard's question";
+    let (pre_context, failure_context) = match agent.format {
+        "claude" | "copilot" => ("reaches the model", "reaches the model"),
+        "codex" => ("reaches the model", "- (no such event)"),
+        // Gemini reads no context on BeforeTool.
+        "gemini" => ("not read (said on stderr)", "- (no such event)"),
         other => unreachable!("{other}"),
     };
     let rewrite_allowed = match agent.format {
