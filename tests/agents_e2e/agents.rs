@@ -224,10 +224,12 @@ impl Agent {
                 "--allowedTools",
                 "Bash",
             ]),
+            // `--allow-all-paths`: the failing call reads a file outside the project.
             "copilot" => command.args([
                 "-p",
                 prompt,
                 "--allow-all-tools",
+                "--allow-all-paths",
                 "--disable-client-telemetry",
             ]),
             "codex" => command.args([

@@ -81,11 +81,6 @@ impl Loopback {
             });
         }
     }
-
-    /// Whether the agents are confined to loopback.
-    pub fn is_confined(&self) -> bool {
-        self.namespace.is_some()
-    }
 }
 
 /// `ip link set lo up`, with the ioctl `ip` would use (no iproute2 needed).

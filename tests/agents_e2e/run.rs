@@ -64,7 +64,6 @@ impl Run {
 /// What every run shares: the hookhost binaries on a PATH of their own, the compile cache.
 #[derive(Debug)]
 pub struct Harness {
-    pub repo: PathBuf,
     pub docs: String,
     /// A directory with `hookhost` and `hookhost-client`, first on the agents' PATH.
     pub bin: tempfile::TempDir,
@@ -86,7 +85,6 @@ impl Harness {
         let cache = Path::new(env!("CARGO_TARGET_TMPDIR")).join("agents-e2e-cache");
         std::fs::create_dir_all(&cache).unwrap();
         Harness {
-            repo,
             docs,
             bin,
             hooks_toml,

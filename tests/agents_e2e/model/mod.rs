@@ -34,8 +34,6 @@ pub const DONE: &str = "DONE";
 /// One request as the model received it.
 #[derive(Debug, Clone)]
 pub struct Request {
-    /// `POST /v1/messages?beta=true`.
-    pub line: String,
     /// The body, as sent.
     pub body: String,
 }
@@ -73,11 +71,6 @@ impl ModelServer {
     pub fn requests(&self) -> Vec<Request> {
         self.requests.lock().unwrap().clone()
     }
-
-    /// Forgets the requests so far (a new agent run starts).
-    pub fn clear(&self) {
-        self.requests.lock().unwrap().clear();
-    }
 }
 
 /// Answers the requests of one keep-alive connection until the client closes it.
@@ -89,10 +82,10 @@ fn connection(stream: TcpStream, recorded: &Mutex<Vec<Request>>) {
             return;
         };
         let body = String::from_utf8_lossy(&body).into_owned();
-        recorded.lock().unwrap().push(Request {
-            line: line.clone(),
-            body: body.clone(),
-        });
+        recorded
+            .lock()
+            .unwrap()
+            .push(Request { body: body.clone() });
         let (status, content_type, reply) = answer(&line, &headers, &body);
         let head = format!(
             "HTTP/1.1 {status}\r\ncontent-type: {content_type}\r\ncontent-length: {}\r\ncache-control: no-cache\r\n\r\n",
