@@ -207,7 +207,9 @@ pub enum ContextAs {
     Specific,
     /// Top-level: Copilot's `additionalContext`, Cursor's `additional_context`.
     TopLevel,
-    /// Exit status 2 with the context on stdout (Copilot's postToolUseFailure).
+    /// Exit status 2 with the context on stdout: what Copilot CLI's postToolUseFailure was
+    /// documented to read; no agent's table uses it since Copilot CLI 1.0.102, which reads
+    /// `additionalContext` at exit 0 there (kept: the enum is public).
     Exit2Stdout,
     /// Not at all.
     Nothing,

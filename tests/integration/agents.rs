@@ -162,8 +162,11 @@ fn every_agent_reads_deny_ask_allow_rewrite_context_and_stop_in_its_own_format()
         // The wasm guard saw `toolArgs` parsed into an object.
         ("copilot post context", "copilot", Some("postToolUse"), COPILOT_POST, "PostToolUse", json!({"context_from_input": true}),
             json!({"additionalContext": "{\"command\":\"npm test\"}"}), 0),
-        // Copilot reads this context only from stdout after exit status 2.
-        ("copilot failure context", "copilot", Some("postToolUseFailure"), COPILOT_FAILURE, "PostToolUseFailure", json!({"context": "the port is taken"}), json!("the port is taken\n"), 2),
+        // Copilot CLI 1.0.102 reads this context as `additionalContext` at exit 0.
+        ("copilot failure context", "copilot", Some("postToolUseFailure"), COPILOT_FAILURE, "PostToolUseFailure", json!({"context": "the port is taken"}),
+            json!({"additionalContext": "the port is taken"}), 0),
+        ("copilot pre context", "copilot", Some("preToolUse"), COPILOT_PRE, "PreToolUse", json!({"context": "the tests take 5 min"}),
+            json!({"additionalContext": "the tests take 5 min"}), 0),
         ("copilot session context", "copilot", Some("sessionStart"), COPILOT_START, "SessionStart", json!({"context": "branch main"}),
             json!({"additionalContext": "branch main"}), 0),
         ("copilot stop block", "copilot", Some("agentStop"), COPILOT_STOP, "Stop", json!({"answer": "block", "reason": "tests are red"}),
@@ -171,13 +174,16 @@ fn every_agent_reads_deny_ask_allow_rewrite_context_and_stop_in_its_own_format()
         // Gemini CLI.
         ("gemini deny", "gemini", None, GEMINI_BEFORE_TOOL, "PreToolUse", json!({"answer": "block", "reason": "no"}),
             json!({"decision": "deny", "reason": "blocked by wasm-guard: no"}), 0),
+        // `gemini -p` would wait for ever for a confirmation.
         ("gemini ask", "gemini", None, GEMINI_BEFORE_TOOL, "PreToolUse", json!({"answer": "ask", "reason": "sure?"}),
-            json!({"decision": "ask", "reason": "wasm-guard: sure?", "systemMessage": "wasm-guard: sure?"}), 0),
-        ("gemini allow", "gemini", None, GEMINI_BEFORE_TOOL, "PreToolUse", json!({"answer": "allow"}), Value::Null, 0),
+            json!({"decision": "deny", "reason": "hookhost: wasm-guard: sure? asks to confirm this call, which the agent cannot ask its user on BeforeTool; refused rather than run unconfirmed"}), 0),
+        // Never an empty stdout: Gemini would read stderr as the answer.
+        ("gemini allow", "gemini", None, GEMINI_BEFORE_TOOL, "PreToolUse", json!({"answer": "allow"}), json!({}), 0),
         ("gemini rewrite", "gemini", None, GEMINI_BEFORE_TOOL, "PreToolUse", json!({"updated_input": {"command": "npm test -- --bail", "description": "tests", "dir_path": "."}}),
             json!({"hookSpecificOutput": {"hookEventName": "BeforeTool", "tool_input": {"command": "npm test -- --bail", "description": "tests", "dir_path": "."}}}), 0),
+        // Gemini CLI 0.61 replaces the input with `tool_input`.
         ("gemini rewrite that drops a key", "gemini", None, GEMINI_BEFORE_TOOL, "PreToolUse", json!({"updated_input": {"command": "npm test"}}),
-            json!({"decision": "deny", "reason": "hookhost: wasm-guard rewrote the tool input and removed description, dir_path; Gemini CLI merges a rewrite over the model's arguments and cannot apply that, so the call is denied rather than run with an input no guard approved"}), 0),
+            json!({"hookSpecificOutput": {"hookEventName": "BeforeTool", "tool_input": {"command": "npm test"}}}), 0),
         ("gemini prompt context", "gemini", None, GEMINI_BEFORE_AGENT, "UserPromptSubmit", json!({"context": "branch main"}),
             json!({"hookSpecificOutput": {"hookEventName": "BeforeAgent", "additionalContext": "branch main"}}), 0),
         ("gemini after tool hides output", "gemini", None, GEMINI_AFTER_TOOL, "PostToolUse", json!({"answer": "block", "reason": "a secret"}),

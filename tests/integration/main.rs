@@ -7,6 +7,8 @@
 #[cfg(feature = "cli")]
 mod agent_env;
 #[cfg(feature = "cli")]
+mod agent_gates;
+#[cfg(feature = "cli")]
 mod agents;
 #[cfg(feature = "cli")]
 mod agents_codex_cursor;
