@@ -62,6 +62,8 @@ mod telemetry;
 #[cfg(feature = "telemetry")]
 mod telemetry_agents;
 #[cfg(feature = "cli")]
+mod vocabulary;
+#[cfg(feature = "cli")]
 mod walkthrough;
 #[cfg(feature = "wasm")]
 mod wasm;
