@@ -26,7 +26,8 @@ fn config() -> String {
         "[[hooks]]\nname = \"destructive-guard\"\nevent = \"PreToolUse\"\n{matcher}\n\
          wasm = '{wasm}'\ntimeout_ms = 10000\n[hooks.config]\ndeny = [\"terraform destroy\"]\n\n\
          [[hooks]]\nname = \"destructive-guard\"\nevent = \"beforeShellExecution\"\n\
-         on_failure = \"block\"\nwasm = '{wasm}'\ntimeout_ms = 10000\n"
+         on_failure = \"block\"\nwasm = '{wasm}'\ntimeout_ms = 10000\n\
+         [hooks.config]\ndeny = [\"terraform destroy\"]\n"
     )
 }
 
