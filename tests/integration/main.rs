@@ -68,6 +68,8 @@ mod telemetry_agents;
 #[cfg(feature = "cli")]
 mod unreadable;
 #[cfg(feature = "cli")]
+mod vocabulary;
+#[cfg(feature = "cli")]
 mod walkthrough;
 #[cfg(feature = "wasm")]
 mod wasm;
