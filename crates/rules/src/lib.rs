@@ -27,6 +27,7 @@ mod path;
 mod rule;
 mod rules;
 mod shell;
+mod spec;
 mod subject;
 mod tools;
 

@@ -274,6 +274,14 @@ pub(crate) fn param(spec: &str) -> Option<(String, String)> {
     (identifier && !value.is_empty()).then(|| (key.to_string(), value.to_string()))
 }
 
+/// A specifier read as a parameter rule: `key:value` on a field that is not the tool's own
+/// (Claude Code ignores `Bash(command:...)` and its like, which hookhost refuses).
+pub(crate) fn param_rule(spec: &str) -> Option<(String, String)> {
+    param(spec).filter(|(key, _)| {
+        !["command", "file_path", "path", "notebook_path", "url"].contains(&key.as_str())
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::{distance, split};

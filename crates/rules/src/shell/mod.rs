@@ -10,6 +10,7 @@
 //! expansion, here document or redirection other than to `/dev/null` or another descriptor):
 //! `safe && rm -rf /` is never approved by `Bash(safe:*)`.
 
+mod exec;
 mod parse;
 mod pattern;
 mod strip;
@@ -219,7 +220,7 @@ fn deny_spellings(command: &Command) -> Vec<String> {
     let argv: Vec<String> = words.iter().map(|word| word.value.clone()).collect();
     let raw: Vec<String> = words.iter().map(|word| word.raw.clone()).collect();
     for argv in [argv, raw] {
-        let unwrapped = strip::exec_wrappers(&argv);
+        let unwrapped = exec::exec_wrappers(&argv);
         texts.push(argv.join(" "));
         texts.push(unwrapped.join(" "));
     }
@@ -254,7 +255,7 @@ fn inner_script(command: &Command) -> Option<Script> {
         .iter()
         .map(|word| word.value.clone())
         .collect();
-    let argv = strip::exec_wrappers(&argv);
+    let argv = exec::exec_wrappers(&argv);
     let program = strip::basename(argv.first()?);
     if program == "eval" {
         return Some(read(&argv[1..].join(" ")));
