@@ -4,16 +4,16 @@
 
 /// Whether `text` matches `pattern`, where `*` matches any run of characters.
 pub(crate) fn star_match(pattern: &str, text: &str) -> bool {
-    let parts: Vec<&str> = pattern.split('*').collect();
-    let [first, middle @ .., last] = parts.as_slice() else {
+    let Some((first, rest)) = pattern.split_once('*') else {
         return pattern == text;
     };
+    let (middle, last) = rest.rsplit_once('*').unwrap_or(("", rest));
     if text.len() < first.len() + last.len() || !text.starts_with(first) || !text.ends_with(last) {
         return false;
     }
     let end = text.len() - last.len();
     let mut at = first.len();
-    for part in middle.iter().filter(|part| !part.is_empty()) {
+    for part in middle.split('*').filter(|part| !part.is_empty()) {
         match text[at..end].find(part) {
             Some(found) => at += found + part.len(),
             None => return false,

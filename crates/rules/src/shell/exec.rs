@@ -57,6 +57,14 @@ fn is_assignment(word: &str) -> bool {
         && (word[name_end..].starts_with('=') || word[name_end..].starts_with("+="))
 }
 
+/// Whether `exec_wrappers` could take anything off an argv starting with `first`.
+pub(crate) fn wraps(first: &str) -> bool {
+    let program = basename(first);
+    is_assignment(first)
+        || ["time", "nohup", "timeout", "nice"].contains(&program)
+        || EXEC_WRAPPERS.iter().any(|(name, _)| *name == program)
+}
+
 /// The argv with assignments, `time`/`nohup`/`timeout`/`nice` and exec wrappers taken off
 /// (deny and ask rules).
 pub(crate) fn exec_wrappers(argv: &[String]) -> Vec<String> {

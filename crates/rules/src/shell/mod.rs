@@ -10,6 +10,8 @@
 //! expansion, here document or redirection other than to `/dev/null` or another descriptor):
 //! `safe && rm -rf /` is never approved by `Bash(safe:*)`.
 
+use std::cell::OnceCell;
+
 mod exec;
 mod parse;
 mod pattern;
@@ -31,7 +33,13 @@ pub(crate) struct Script {
     pub(crate) plain: bool,
     /// The reader lost its way (unclosed quote or parenthesis, too long).
     pub(crate) broken: bool,
+    /// The commands a deny rule looks at, with their spellings: worked out once per call, for
+    /// every rule.
+    pub(crate) spelled: OnceCell<Vec<Spelled>>,
 }
+
+/// A command as written, and each of its spellings as written and squeezed.
+pub(crate) type Spelled = (String, Vec<(String, String)>);
 
 /// One simple command.
 #[derive(Debug, Clone)]
@@ -43,6 +51,8 @@ pub(crate) struct Command {
     pub(crate) words: Vec<Word>,
     /// No expansion, substitution, here document, reserved word or redirection that writes.
     pub(crate) plain: bool,
+    /// `text` with what every rule looks past taken off, once.
+    pub(crate) stripped: OnceCell<String>,
 }
 
 /// One word of a command.
@@ -73,59 +83,60 @@ impl Script {
     /// The first command (at any depth) a deny or ask rule with `pattern` holds for, as
     /// written; `case_blind` for PowerShell rules.
     pub(crate) fn denied_by(&self, pattern: &Pattern, case_blind: bool) -> Option<String> {
+        let lowered;
         let pattern = if case_blind {
-            lower(pattern)
+            lowered = pattern.lowercase();
+            &lowered
         } else {
-            pattern.clone()
+            pattern
         };
-        let fold = |text: String| {
+        let fold = |text: &str| {
             if case_blind {
                 text.to_lowercase()
             } else {
-                text
+                text.to_string()
             }
         };
-        if pattern.matches(&fold(self.whole.clone())) {
+        if pattern.matches(&fold(&self.whole)) {
             return Some(self.whole.clone());
         }
-        for command in self.subjects(0) {
-            let hit = deny_spellings(&command)
-                .into_iter()
-                .map(fold)
-                .any(|spelling| {
-                    pattern.matches(&spelling) || pattern.through_xargs(&spelling, false)
-                });
+        let spelled = self.spelled.get_or_init(|| self.spelled(0));
+        for (text, spellings) in spelled {
+            let hit = spellings.iter().any(|(raw, squeezed)| {
+                if case_blind {
+                    let (raw, squeezed) = (raw.to_lowercase(), squeezed.to_lowercase());
+                    pattern.matches_squeezed(&raw, &squeezed)
+                        || pattern.through_xargs(&squeezed, false)
+                } else {
+                    pattern.matches_squeezed(raw, squeezed)
+                        || pattern.through_xargs(squeezed, false)
+                }
+            });
             if hit {
-                return Some(command.text.clone());
+                return Some(text.clone());
             }
         }
-        if self.broken && text::found_in(&pattern, &fold(self.whole.clone())) {
+        if self.broken && text::found_in(pattern, &fold(&self.whole)) {
             return Some(self.whole.clone());
         }
         None
     }
 
-    /// Every command a deny rule looks at: top-level, nested, and inside `bash -c`/`eval`.
-    fn subjects(&self, depth: usize) -> Vec<Command> {
-        let mut all: Vec<Command> = self.commands.iter().chain(&self.nested).cloned().collect();
-        if depth < 3 {
-            let inner: Vec<Command> = all
-                .iter()
-                .filter_map(inner_script)
-                .flat_map(|script| {
-                    let mut commands = script.subjects(depth + 1);
-                    if script.broken {
-                        commands.push(Command {
-                            text: script.whole.clone(),
-                            full: script.whole.clone(),
-                            words: Vec::new(),
-                            plain: false,
-                        });
-                    }
-                    commands
-                })
-                .collect();
-            all.extend(inner);
+    /// Every command a deny rule looks at (top-level, nested, and inside `bash -c`/`eval`),
+    /// as written, with its spellings.
+    fn spelled(&self, depth: usize) -> Vec<Spelled> {
+        let mut all = Vec::new();
+        for command in self.commands.iter().chain(&self.nested) {
+            all.push((command.text.clone(), deny_spellings(command)));
+            if depth < 3
+                && let Some(script) = inner_script(command)
+            {
+                all.extend(script.spelled(depth + 1));
+                if script.broken {
+                    let squeezed = pattern::squeeze(&script.whole).into_owned();
+                    all.push((script.whole.clone(), vec![(script.whole.clone(), squeezed)]));
+                }
+            }
         }
         all
     }
@@ -133,7 +144,7 @@ impl Script {
     /// Whether an exact allow rule names the whole line (Claude Code approves exactly the
     /// line it was given, however complex).
     pub(crate) fn exactly(&self, pattern: &Pattern) -> bool {
-        matches!(pattern, Pattern::Exact(exact) if *exact == self.whole || *exact == strip::common(&self.whole))
+        matches!(pattern, Pattern::Exact(exact) if *exact == self.whole || *exact == *strip::common(&self.whole))
     }
 
     /// The top-level commands an allow rule may cover one by one, or `None` when the line
@@ -152,17 +163,21 @@ pub(crate) fn allows(pattern: &Pattern, command: &Command) -> bool {
     if !command.plain {
         return false;
     }
-    let stripped = strip::common(&command.text);
+    let stripped = command
+        .stripped
+        .get_or_init(|| strip::common(&command.text).into_owned());
     let spellings = match pattern {
         Pattern::Exact(_) => vec![
-            command.full.trim().to_string(),
-            command.text.clone(),
-            stripped,
+            command.full.trim(),
+            command.text.as_str(),
+            stripped.as_str(),
         ],
-        _ => vec![command.text.clone(), stripped],
+        _ => vec![command.text.as_str(), stripped.as_str()],
     };
-    spellings.iter().any(|spelling| {
-        let matched = pattern.matches(spelling) || pattern.through_xargs(spelling, true);
+    spellings.into_iter().any(|spelling| {
+        let squeezed = pattern::squeeze(spelling);
+        let matched =
+            pattern.matches_squeezed(spelling, &squeezed) || pattern.through_xargs(&squeezed, true);
         matched && !glued_star_widens(pattern, spelling)
     })
 }
@@ -172,7 +187,7 @@ pub(crate) fn allows(pattern: &Pattern, command: &Command) -> bool {
 /// where the completed word has more than letters, digits and `_.+-:@%,~/`, or a `$`, a
 /// backquote or a dot-dot, which is as strict or stricter.
 fn glued_star_widens(pattern: &Pattern, command: &str) -> bool {
-    let Pattern::Wildcard(_) = pattern else {
+    let Pattern::Wildcard(..) = pattern else {
         return false;
     };
     let literal = pattern::squeeze(pattern.literal_start());
@@ -191,16 +206,8 @@ fn glued_star_widens(pattern: &Pattern, command: &str) -> bool {
     !plain || completed.contains("..") || completed.contains("/.")
 }
 
-fn lower(pattern: &Pattern) -> Pattern {
-    match pattern {
-        Pattern::Exact(text) => Pattern::Exact(text.to_lowercase()),
-        Pattern::Prefix(text) => Pattern::Prefix(text.to_lowercase()),
-        Pattern::Wildcard(text) => Pattern::Wildcard(text.to_lowercase()),
-    }
-}
-
 /// The spellings of one command a deny or ask rule is matched against.
-fn deny_spellings(command: &Command) -> Vec<String> {
+fn deny_spellings(command: &Command) -> Vec<(String, String)> {
     let skip = command
         .words
         .iter()
@@ -220,36 +227,53 @@ fn deny_spellings(command: &Command) -> Vec<String> {
     let argv: Vec<String> = words.iter().map(|word| word.value.clone()).collect();
     let raw: Vec<String> = words.iter().map(|word| word.raw.clone()).collect();
     for argv in [argv, raw] {
-        let unwrapped = exec::exec_wrappers(&argv);
+        if argv.first().is_some_and(|first| exec::wraps(first)) {
+            texts.push(exec::exec_wrappers(&argv).join(" "));
+        }
         texts.push(argv.join(" "));
-        texts.push(unwrapped.join(" "));
     }
     // Closure under the text strippings and the program's basename.
     let mut seen = std::collections::BTreeSet::new();
-    let mut at = 0;
-    while at < texts.len() && texts.len() < 64 {
-        let text = texts[at].clone();
-        at += 1;
-        if !seen.insert(text.clone()) {
+    while let Some(text) = texts.pop() {
+        if seen.len() >= 64 || seen.contains(&text) {
             continue;
         }
-        texts.push(strip::common(&text));
-        texts.push(strip::assignments(&text));
-        if let Some((program, rest)) = text.split_once(' ').or(Some((text.as_str(), "")))
-            && strip::basename(program) != program
-        {
+        let stripped = strip::common(&text);
+        if *stripped != *text {
+            texts.push(stripped.into_owned());
+        }
+        let bare = strip::assignments(&text);
+        if bare != text {
+            texts.push(bare.to_string());
+        }
+        let (program, rest) = text.split_once(' ').unwrap_or((text.as_str(), ""));
+        if strip::basename(program) != program {
             texts.push(
                 format!("{} {rest}", strip::basename(program))
                     .trim_end()
                     .to_string(),
             );
         }
+        seen.insert(text);
     }
-    seen.into_iter().filter(|text| !text.is_empty()).collect()
+    seen.into_iter()
+        .filter(|text| !text.is_empty())
+        .map(|text| {
+            let squeezed = pattern::squeeze(&text).into_owned();
+            (text, squeezed)
+        })
+        .collect()
 }
 
 /// The script a command hands to a shell (`bash -c SCRIPT`, `sh -lc SCRIPT`, `eval ARGS`).
 fn inner_script(command: &Command) -> Option<Script> {
+    let runs_a_script = |word: &Word| {
+        let program = strip::basename(&word.value);
+        program == "eval" || SHELLS.contains(&program)
+    };
+    if !command.words.iter().any(runs_a_script) {
+        return None;
+    }
     let argv: Vec<String> = command
         .words
         .iter()

@@ -11,6 +11,8 @@
 //! Longer than 400 lines: one recursive reader whose cases (words, quotes, substitutions,
 //! redirections, here documents) call each other; split, they would share all of its state.
 
+use std::cell::OnceCell;
+
 use super::{Command, Script, Word};
 
 /// Claude Code reads no further than this (2.1.332: 10,000 characters; a longer command
@@ -27,6 +29,7 @@ pub(crate) fn parse(text: &str) -> Script {
             nested: Vec::new(),
             plain: false,
             broken: true,
+            spelled: OnceCell::new(),
         };
     }
     let mut reader = Reader {
@@ -44,6 +47,7 @@ pub(crate) fn parse(text: &str) -> Script {
         nested: reader.nested,
         plain: reader.plain && !reader.broken,
         broken: reader.broken,
+        spelled: OnceCell::new(),
     }
 }
 
@@ -269,6 +273,7 @@ impl Reader {
             full,
             words: built.words,
             plain: built.plain,
+            stripped: OnceCell::new(),
         });
     }
 
@@ -290,12 +295,11 @@ impl Reader {
         while self.peek().is_some_and(|c| c.is_ascii_digit()) {
             self.i += 1;
         }
-        let op: String = [
+        let op = [
             "&>>", "&>", ">>", ">|", ">&", "<<<", "<<-", "<<", "<&", "<>", ">", "<",
         ]
-        .iter()
-        .find(|op| self.src[self.i..].starts_with(&op.chars().collect::<Vec<_>>()))
-        .map(|op| op.to_string())
+        .into_iter()
+        .find(|op| op.chars().enumerate().all(|(k, c)| self.at(k) == Some(c)))
         .unwrap_or_default();
         self.i += op.chars().count();
         self.blanks();
@@ -308,7 +312,7 @@ impl Reader {
         let target = self.word();
         current.gap(start);
         current.resume(self.i);
-        let harmless = match op.as_str() {
+        let harmless = match op {
             ">&" | "<&" => target.value.chars().all(|c| c.is_ascii_digit()) || target.value == "-",
             "<<" | "<<-" => {
                 self.heredocs.push((target.value.clone(), op == "<<-"));

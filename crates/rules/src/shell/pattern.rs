@@ -14,52 +14,77 @@
 //! Runs of spaces and tabs count as one space for prefix and wildcard rules (not for exact
 //! ones); matching is case-sensitive.
 
+use std::borrow::Cow;
+
 /// A parsed `Bash(...)` specifier.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Pattern {
     Exact(String),
     Prefix(String),
-    Wildcard(String),
+    /// The pattern as written, and compiled (once, at load).
+    Wildcard(String, Box<Compiled>),
+}
+
+/// A wildcard pattern's pieces, and those of `xargs PATTERN`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Compiled {
+    plain: Pieces,
+    xargs: Pieces,
 }
 
 impl Pattern {
     /// Reads a specifier (already unescaped from the rule's parentheses).
     pub(crate) fn new(text: &str) -> Pattern {
         if let Some(prefix) = text.strip_suffix(":*").filter(|prefix| !prefix.is_empty()) {
-            return Pattern::Prefix(prefix.to_string());
+            return Pattern::Prefix(squeeze(prefix).into_owned());
         }
         if has_unescaped_star(text) {
-            return Pattern::Wildcard(text.to_string());
+            let compiled = Compiled {
+                plain: Pieces::new(text),
+                xargs: Pieces::new(&format!("xargs {text}")),
+            };
+            return Pattern::Wildcard(text.to_string(), Box::new(compiled));
         }
         Pattern::Exact(text.to_string())
     }
 
+    /// The same pattern, lower-cased (PowerShell rules are case-blind).
+    pub(crate) fn lowercase(&self) -> Pattern {
+        match self {
+            Pattern::Exact(text) => Pattern::Exact(text.to_lowercase()),
+            Pattern::Prefix(text) => Pattern::Prefix(text.to_lowercase()),
+            Pattern::Wildcard(text, _) => Pattern::new(&text.to_lowercase()),
+        }
+    }
+
     /// Whether `command` (one candidate spelling of one simple command) matches.
     pub(crate) fn matches(&self, command: &str) -> bool {
+        self.matches_squeezed(command, &squeeze(command))
+    }
+
+    /// [`Pattern::matches`], with the command's `squeezed` spelling already worked out.
+    pub(crate) fn matches_squeezed(&self, command: &str, squeezed: &str) -> bool {
         match self {
             Pattern::Exact(exact) => exact == command,
             Pattern::Prefix(prefix) => {
-                let (prefix, command) = (squeeze(prefix), squeeze(command));
-                for command in [
-                    command.as_str(),
-                    command.strip_prefix("xargs ").unwrap_or(""),
-                ] {
-                    if command == prefix || command.starts_with(&format!("{prefix} ")) {
-                        return true;
-                    }
-                }
-                false
+                let bounded = |command: &str| {
+                    command
+                        .strip_prefix(prefix.as_str())
+                        .is_some_and(|rest| rest.is_empty() || rest.starts_with(' '))
+                };
+                bounded(squeezed) || squeezed.strip_prefix("xargs ").is_some_and(bounded)
             }
-            Pattern::Wildcard(pattern) => wildcard(pattern, command),
+            Pattern::Wildcard(_, compiled) => compiled.plain.matches_squeezed(squeezed),
         }
     }
 
     /// Whether the pattern can also match through a leading bare `xargs` (`Bash(grep *)` holds
-    /// for `xargs grep x`): always for deny and ask, for allow only with a trailing `*`.
-    pub(crate) fn through_xargs(&self, command: &str, allow: bool) -> bool {
+    /// for `xargs grep x`): always for deny and ask, for allow only with a trailing `*`. The
+    /// command is given `squeezed`.
+    pub(crate) fn through_xargs(&self, squeezed: &str, allow: bool) -> bool {
         match self {
-            Pattern::Wildcard(pattern) if !allow || ends_with_star(pattern) => {
-                wildcard(&format!("xargs {pattern}"), command)
+            Pattern::Wildcard(pattern, compiled) if !allow || ends_with_star(pattern) => {
+                compiled.xargs.matches_squeezed(squeezed)
             }
             _ => false,
         }
@@ -69,7 +94,7 @@ impl Pattern {
     pub(crate) fn literal_start(&self) -> &str {
         match self {
             Pattern::Exact(text) | Pattern::Prefix(text) => text,
-            Pattern::Wildcard(pattern) => {
+            Pattern::Wildcard(pattern, _) => {
                 let end = pattern.find(['*', '\\']).unwrap_or(pattern.len());
                 &pattern[..end]
             }
@@ -93,81 +118,111 @@ fn escaped_by(bytes: &[u8], i: usize) -> usize {
 }
 
 /// Runs of two or more spaces or tabs, and every tab, as one space.
-pub(crate) fn squeeze(text: &str) -> String {
+pub(crate) fn squeeze(text: &str) -> Cow<'_, str> {
+    if !text.contains('\t') && !text.contains("  ") {
+        return Cow::Borrowed(text);
+    }
     let mut out = String::with_capacity(text.len());
-    let mut blanks = 0;
+    let mut blank = false;
     for c in text.chars() {
         if c == ' ' || c == '\t' {
-            blanks += 1;
-            if blanks == 1 {
+            if !blank {
                 out.push(' ');
             }
-            if c == '\t' && blanks == 1 {
-                continue;
-            }
+            blank = true;
         } else {
-            blanks = 0;
+            blank = false;
             out.push(c);
         }
     }
-    out
+    Cow::Owned(out)
 }
 
 /// A literal piece of a wildcard pattern; `overlap` lets it begin on the last character of
 /// the piece before (the `/` a `/**/` shares).
+#[derive(Debug, Clone, PartialEq, Eq)]
 struct Piece {
     text: String,
     overlap: bool,
 }
 
-/// Claude Code's wildcard match of a Bash pattern against a command.
+/// Claude Code's wildcard match of a Bash pattern against a command (compiling the pattern:
+/// rules compile theirs once, in [`Pattern::new`]).
+#[cfg(test)]
 pub(crate) fn wildcard(pattern: &str, command: &str) -> bool {
-    if command.contains('\0') {
-        return false;
-    }
-    let pattern = squeeze(pattern.trim());
-    let command = squeeze(command);
-    let start = pattern[..pattern.find(['*', '\\']).unwrap_or(pattern.len())].trim_end();
-    if !command.starts_with(start) {
-        return false;
-    }
-    let pieces = pieces(&pattern);
-    // One trailing wildcard after a space: the space may also be the end (`ls *` matches `ls`).
-    if let [first, last] = pieces.as_slice()
-        && last.text.is_empty()
-        && first.text.strip_suffix(' ') == Some(command.as_str())
-    {
-        return true;
-    }
-    let last = pieces.len() - 1;
-    let mut at: usize = 0;
-    for (i, piece) in pieces.iter().enumerate() {
-        let from = if piece.overlap {
-            at.saturating_sub(1)
-        } else {
-            at
-        };
-        if i == 0 {
-            if !command.starts_with(&piece.text) || (i == last && command.len() != piece.text.len())
-            {
-                return false;
-            }
-            at = piece.text.len();
-        } else if i == last {
-            let Some(begin) = command.len().checked_sub(piece.text.len()) else {
-                return false;
-            };
-            return begin >= from
-                && command.is_char_boundary(begin)
-                && command[begin..] == piece.text;
-        } else {
-            match command.get(from..).and_then(|rest| rest.find(&piece.text)) {
-                Some(found) => at = from + found + piece.text.len(),
-                None => return false,
-            }
+    Pieces::new(pattern).matches(command)
+}
+
+/// A wildcard pattern, squeezed: the literal text a command must start with, and its pieces.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Pieces {
+    start: String,
+    pieces: Vec<Piece>,
+}
+
+impl Pieces {
+    fn new(pattern: &str) -> Pieces {
+        let pattern = squeeze(pattern.trim());
+        let start = pattern[..pattern.find(['*', '\\']).unwrap_or(pattern.len())]
+            .trim_end()
+            .to_string();
+        Pieces {
+            start,
+            pieces: pieces(&pattern),
         }
     }
-    true
+
+    #[cfg(test)]
+    fn matches(&self, command: &str) -> bool {
+        self.matches_squeezed(&squeeze(command))
+    }
+
+    fn matches_squeezed(&self, command: &str) -> bool {
+        if command.contains('\0') {
+            return false;
+        }
+        if !command.starts_with(&self.start) {
+            return false;
+        }
+        let pieces = &self.pieces;
+        // One trailing wildcard after a space: the space may also be the end (`ls *` matches `ls`).
+        if let [first, last] = pieces.as_slice()
+            && last.text.is_empty()
+            && first.text.strip_suffix(' ') == Some(command)
+        {
+            return true;
+        }
+        let last = pieces.len() - 1;
+        let mut at: usize = 0;
+        for (i, piece) in pieces.iter().enumerate() {
+            let from = if piece.overlap {
+                at.saturating_sub(1)
+            } else {
+                at
+            };
+            if i == 0 {
+                if !command.starts_with(&piece.text)
+                    || (i == last && command.len() != piece.text.len())
+                {
+                    return false;
+                }
+                at = piece.text.len();
+            } else if i == last {
+                let Some(begin) = command.len().checked_sub(piece.text.len()) else {
+                    return false;
+                };
+                return begin >= from
+                    && command.is_char_boundary(begin)
+                    && command[begin..] == piece.text;
+            } else {
+                match command.get(from..).and_then(|rest| rest.find(&piece.text)) {
+                    Some(found) => at = from + found + piece.text.len(),
+                    None => return false,
+                }
+            }
+        }
+        true
+    }
 }
 
 /// The literal pieces between wildcards: `\*` and `\\` are literal characters, a `/**/` (or
@@ -266,9 +321,6 @@ mod tests {
             Pattern::new("git * main:*"),
             Pattern::Prefix("git * main".into())
         );
-        assert_eq!(
-            Pattern::new("git:* push"),
-            Pattern::Wildcard("git:* push".into())
-        );
+        assert!(matches!(Pattern::new("git:* push"), Pattern::Wildcard(..)));
     }
 }

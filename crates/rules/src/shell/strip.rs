@@ -11,6 +11,7 @@
 //! `sudo`, `env`, `doas`, `pkexec`, `watch`, `ionice`, `setsid`, `taskset`, `chrt`, `strace`,
 //! `ltrace`, `flock`, `script`, `unshare`, `nsenter`, `sandbox-exec`, `exec`.
 
+use std::borrow::Cow;
 use std::sync::OnceLock;
 
 use regex::Regex;
@@ -100,10 +101,16 @@ fn safe_assignment(name: &str, value: &str) -> bool {
 }
 
 /// The command with safe assignments, first-word quotes and wrappers taken off (every rule).
-pub(crate) fn common(text: &str) -> String {
+pub(crate) fn common(text: &str) -> Cow<'_, str> {
+    let first = text.split([' ', '\t']).next().unwrap_or_default();
+    if !first.contains(['=', '\'', '"', '\\'])
+        && !WRAPPER_WORDS.iter().any(|word| text.starts_with(word))
+    {
+        return Cow::Borrowed(text.trim());
+    }
     let [assignment, ..] = regexes();
     let mut text = text.to_string();
-    while let Some(found) = assignment.captures(&text) {
+    while let Some(found) = assigns(&text).then(|| assignment.captures(&text)).flatten() {
         if !safe_assignment(&found[1], &found[2]) {
             break;
         }
@@ -113,6 +120,9 @@ pub(crate) fn common(text: &str) -> String {
     loop {
         let before = text.clone();
         for (wrapper, not_option) in wrappers() {
+            if !WRAPPER_WORDS.iter().any(|word| text.starts_with(word)) {
+                break;
+            }
             if let Some(found) = wrapper.find(&text)
                 && !(*not_option && text[found.end()..].starts_with('-'))
             {
@@ -120,20 +130,32 @@ pub(crate) fn common(text: &str) -> String {
             }
         }
         if text == before {
-            return text.trim().to_string();
+            return Cow::Owned(text.trim().to_string());
         }
         text = unquote_first(&text);
     }
 }
 
+/// The words the wrappers start with: a cheap test before their regexes.
+const WRAPPER_WORDS: &[&str] = &[
+    "timeout", "time", "nice", "stdbuf", "nohup", "command", "builtin", "noglob",
+];
+
+/// Whether the first word could be an assignment (`NAME=`).
+fn assigns(text: &str) -> bool {
+    text.split([' ', '\t'])
+        .next()
+        .is_some_and(|word| word.contains('='))
+}
+
 /// The command with every leading assignment taken off (deny and ask rules).
-pub(crate) fn assignments(text: &str) -> String {
+pub(crate) fn assignments(text: &str) -> &str {
     let [.., any_assignment] = regexes();
     let mut text = text;
-    while let Some(found) = any_assignment.find(text) {
+    while let Some(found) = assigns(text).then(|| any_assignment.find(text)).flatten() {
         text = &text[found.end()..];
     }
-    text.trim().to_string()
+    text.trim()
 }
 
 /// The first word without its quotes and escapes, when they are balanced.

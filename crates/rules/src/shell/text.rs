@@ -16,7 +16,7 @@ struct Piece {
 fn pieces(pattern: &Pattern) -> Vec<Piece> {
     let tokens: Vec<String> = match pattern {
         Pattern::Exact(text) | Pattern::Prefix(text) => vec![text.clone()],
-        Pattern::Wildcard(pattern) => {
+        Pattern::Wildcard(pattern, _) => {
             let mut tokens = Vec::new();
             let mut current = String::new();
             let mut chars = pattern.trim().chars().peekable();
@@ -78,7 +78,7 @@ pub(crate) fn found_in(pattern: &Pattern, text: &str) -> bool {
             .iter()
             .map(|piece| {
                 (
-                    squeeze(&form(&piece.text)),
+                    squeeze(&form(&piece.text)).into_owned(),
                     piece.word_start,
                     piece.word_end,
                 )
