@@ -33,6 +33,15 @@ enum Tool {
     Glob(String),
 }
 
+/// Two rules are the same rule when they are written the same.
+impl PartialEq for Rule {
+    fn eq(&self, other: &Rule) -> bool {
+        self.text == other.text
+    }
+}
+
+impl Eq for Rule {}
+
 impl Rule {
     /// Reads a rule's text. The error names the column (1-based, in characters) and what is
     /// wrong, with a "did you mean" for a misspelt tool name or specifier prefix.

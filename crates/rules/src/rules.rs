@@ -41,14 +41,6 @@ pub struct Verdict<'a> {
     pub matched: String,
 }
 
-impl PartialEq for Rule {
-    fn eq(&self, other: &Rule) -> bool {
-        self.text() == other.text()
-    }
-}
-
-impl Eq for Rule {}
-
 impl Rules {
     /// No rules.
     pub fn new() -> Rules {

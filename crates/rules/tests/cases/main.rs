@@ -80,3 +80,52 @@ pub fn run(cases: &[Case<'_>], kind: Option<ToolKind>) {
         failures.join("\n")
     );
 }
+
+#[test]
+fn verdicts_carry_the_reason_the_origin_and_what_matched() {
+    let rules = rules(&[
+        "deny Bash(rm:*)",
+        "allow Bash(git status)",
+        "allow Bash(npm test *)",
+    ]);
+    let input = serde_json::json!({"command": "git status && rm -rf build"});
+    let call = Call {
+        tool: "bash",
+        input: &input,
+        kind: None,
+        cwd: Path::new(CWD),
+        home: Some(Path::new(HOME)),
+    };
+    let verdict = rules.evaluate(&call).expect("the deny holds");
+    assert_eq!(
+        (
+            verdict.action,
+            verdict.reason,
+            verdict.origin.line,
+            verdict.matched.as_str()
+        ),
+        (Action::Deny, "reason 1", 1, "rm -rf build")
+    );
+    assert_eq!(
+        verdict.origin.to_string(),
+        format!("{CWD}/.forgeflare/hooks.toml:1:1")
+    );
+    let input = serde_json::json!({"command": "git status; npm test -- -x"});
+    let call = Call {
+        input: &input,
+        ..call
+    };
+    let verdict = rules.evaluate(&call).expect("every command is allowed");
+    assert_eq!(
+        (
+            verdict.action,
+            verdict.rule.text(),
+            verdict.matched.as_str()
+        ),
+        (
+            Action::Allow,
+            "Bash(git status)",
+            "git status; npm test -- -x"
+        )
+    );
+}
