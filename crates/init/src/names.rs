@@ -37,7 +37,7 @@ pub(crate) fn lookup<T: Copy>(
 ) -> Result<T, UnknownName> {
     let wanted = given.trim().to_ascii_lowercase();
     for (value, name, aliases) in known {
-        if *name == wanted || aliases.contains(&wanted.as_str()) {
+        if name.eq_ignore_ascii_case(&wanted) || aliases.contains(&wanted.as_str()) {
             return Ok(*value);
         }
     }
@@ -47,6 +47,8 @@ pub(crate) fn lookup<T: Copy>(
             std::iter::once((*name, *name)).chain(aliases.iter().map(move |alias| (*name, *alias)))
         })
         .map(|(name, spelled)| {
+            let spelled = spelled.to_ascii_lowercase();
+            let spelled = spelled.as_str();
             // A prefix ("gem", "co") is as good as a typo.
             let distance = if spelled.starts_with(&wanted) && wanted.len() >= 2 {
                 1
