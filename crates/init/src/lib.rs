@@ -27,10 +27,12 @@
 //! docs/agents.md are taken over rather than doubled.
 
 mod agents;
+mod command;
 mod diff;
 mod error;
 mod json;
 mod names;
+mod options;
 mod plan;
 mod profile;
 mod roots;
@@ -39,9 +41,10 @@ mod toml_block;
 mod write;
 
 pub use agents::{Agent, AgentEvent, AgentSpec, EntryShape, LeftOut};
+pub use command::is_hookhost_command;
 pub use error::InitError;
 pub use names::UnknownName;
-pub use plan::{FileChange, FileRole, Options, Plan, Scope};
+pub use options::{Options, Scope};
+pub use plan::{FileChange, FileRole, Plan};
 pub use profile::Profile;
 pub use roots::Roots;
-pub use settings::is_hookhost_command;

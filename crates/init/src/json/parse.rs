@@ -2,6 +2,9 @@
 //! member's span from its key to its value, so that an edit can splice text in and out and
 //! leave every other byte of the file alone. Comments (`//`, `/* */`) are skipped where the
 //! agent reads them (Gemini CLI); trailing commas are an error for every agent.
+//!
+//! Longer than the house's ~400 lines: one recursive-descent parser and its table of error
+//! cases; split, neither half would read on its own.
 
 use std::ops::Range;
 
