@@ -431,8 +431,8 @@ static CURSOR: AgentSpec = AgentSpec {
     user_file: "hooks.json",
     also_project: &[],
     also_user: &[],
-    trust_project: "Cursor reads .cursor/hooks.json when the project opens (restart the agent to reload it); its Hooks settings tab lists the entries",
-    trust_user: "Cursor reads ~/.cursor/hooks.json for every project (restart the agent to reload it)",
+    trust_project: "Cursor documents no trust step for hooks: it reads the open project's .cursor/hooks.json (with its third-party option on it also runs Claude Code's hooks: do not init both for one project)",
+    trust_user: "Cursor reads ~/.cursor/hooks.json in every project",
 };
 
 #[cfg(test)]
