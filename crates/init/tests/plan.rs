@@ -698,3 +698,38 @@ fn a_symlinked_settings_file_is_written_where_it_points() {
     );
     assert!(Path::new(&link).exists());
 }
+
+#[test]
+fn the_project_hooks_toml_is_found_as_hookhosts_layers_find_it() {
+    let env = Env::new();
+    let forgeflare = env.roots.project.join(".forgeflare/hooks.toml");
+    env.write(&forgeflare, USERS_TOML);
+    let plan = Plan::new(
+        Agent::Claude,
+        Scope::Project,
+        Profile::Standard,
+        &Options::default(),
+        &env.roots,
+    )
+    .unwrap();
+    assert_eq!(plan.files[1].path, forgeflare);
+    plan.apply().unwrap();
+    assert!(!env.roots.project.join("hooks.toml").exists());
+    let user = Plan::new(
+        Agent::Claude,
+        Scope::User,
+        Profile::Standard,
+        &Options::default(),
+        &env.roots,
+    )
+    .unwrap();
+    assert_eq!(
+        user.files[1].path,
+        env.roots.hookhost_config.join("hooks.toml")
+    );
+    Plan::remove(Agent::Claude, Scope::Project, &env.roots)
+        .unwrap()
+        .apply()
+        .unwrap();
+    assert_eq!(fs::read_to_string(&forgeflare).unwrap(), USERS_TOML);
+}
