@@ -26,7 +26,7 @@ pub enum Via {
     Xargs,
     /// `find ... -exec CMD {} ;`.
     FindExec,
-    /// `ssh host CMD`: runs on another machine.
+    /// `ssh host CMD`, `docker exec CTR CMD`, `kubectl exec POD -- CMD`: runs elsewhere.
     Remote,
 }
 
@@ -90,7 +90,10 @@ fn upstream_of(
         return;
     }
     for feeder in script.commands.get(range.clone()).unwrap_or_default() {
-        let (_, argv) = unwrap(&feeder.argv());
+        let original = feeder.argv();
+        let (_, argv) = unwrap(&original);
+        // A wrapper run alone (`env`) is a program of its own.
+        let argv = if argv.is_empty() { original } else { argv };
         if let Some((program, args)) = argv.split_first() {
             out.push((program_name(program), args.to_vec()));
         }
@@ -253,6 +256,18 @@ fn nested(program: &str, args: &[String], command: &Command) -> Option<Nested> {
                 .cloned()
                 .collect();
             (!inner.is_empty()).then(|| Nested::Argv(inner, Via::FindExec))
+        }
+        "docker" | "podman" | "nerdctl" if args.first().is_some_and(|a| a == "exec") => {
+            let rest = skip_options(
+                &args[1..],
+                &["-u", "--user", "-e", "--env", "-w", "--workdir", "--env-file", "--detach-keys"],
+            );
+            (rest.len() > 1).then(|| Nested::Argv(rest[1..].to_vec(), Via::Remote))
+        }
+        "kubectl" | "oc" if args.iter().any(|a| a == "exec") => {
+            let dashes = args.iter().position(|a| a == "--")?;
+            let inner = args[dashes + 1..].to_vec();
+            (!inner.is_empty()).then(|| Nested::Argv(inner, Via::Remote))
         }
         "ssh" => {
             let rest = skip_options(
