@@ -188,11 +188,15 @@ pub fn hint(word: &str, known: &[&str]) -> String {
 }
 
 /// The known name closest to `word`, if it is close enough to be a typo (edit distance at most
-/// a third of its length, at least 1; case ignored; or a prefix of at least 3 characters).
+/// a third of its length, at least 1; case ignored), or one is a prefix of the other (3
+/// characters at least).
 pub fn did_you_mean<'k>(word: &str, known: &[&'k str]) -> Option<&'k str> {
     let lower = word.to_lowercase();
     if lower.chars().count() >= 3
-        && let Some(prefixed) = known.iter().find(|k| k.to_lowercase().starts_with(&lower))
+        && let Some(prefixed) = known.iter().find(|k| {
+            let k = k.to_lowercase();
+            k.starts_with(&lower) || (k.len() >= 3 && lower.starts_with(&k))
+        })
     {
         return Some(prefixed);
     }
