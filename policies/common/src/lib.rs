@@ -8,6 +8,7 @@
 
 pub mod options;
 pub mod paths;
+pub mod ralph;
 pub mod shell;
 pub mod tools;
 
