@@ -28,15 +28,28 @@ struct Case {
 }
 
 fn pre(input: &Value) -> Event<'_> {
-    Event::pre_tool_use(ToolCall { tool: "Bash", input, tool_iterations: 1 })
+    Event::pre_tool_use(ToolCall {
+        tool: "Bash",
+        input,
+        tool_iterations: 1,
+    })
 }
 
 fn pre_task(input: &Value) -> Event<'_> {
-    Event::pre_tool_use(ToolCall { tool: "Task", input, tool_iterations: 1 }).with_session("260215-173319")
+    Event::pre_tool_use(ToolCall {
+        tool: "Task",
+        input,
+        tool_iterations: 1,
+    })
+    .with_session("260215-173319")
 }
 
 fn pre_read(input: &Value) -> Event<'_> {
-    Event::pre_tool_use(ToolCall { tool: "Read", input, tool_iterations: 1 })
+    Event::pre_tool_use(ToolCall {
+        tool: "Read",
+        input,
+        tool_iterations: 1,
+    })
 }
 
 fn prompt(input: &Value) -> Event<'_> {
@@ -51,20 +64,92 @@ fn main() {
     let bash = json!({ "command": COMMAND });
     let long_prompt = json!({ "prompt": "Refactor the parser so that heredocs are read after the line ends; keep the tests green. ".repeat(12) });
     let cases = vec![
-        Case { name: "destructive-guard (example)", wasm: "destructive_guard", config: "", event: pre, input: bash.clone() },
-        Case { name: "destructive", wasm: "policy_destructive", config: "", event: pre, input: bash.clone() },
-        Case { name: "destructive (blocks)", wasm: "policy_destructive", config: "", event: pre, input: json!({"command": "echo ok && sudo env X=1 bash -c 'rm -rf --no-preserve-root /'"}) },
-        Case { name: "secrets (tool input)", wasm: "policy_secrets", config: "", event: pre, input: bash.clone() },
-        Case { name: "secrets (1 KB prompt)", wasm: "policy_secrets", config: "", event: prompt, input: long_prompt },
-        Case { name: "protected-paths (shell)", wasm: "policy_protected_paths", config: "", event: pre, input: bash.clone() },
-        Case { name: "protected-paths (Read)", wasm: "policy_protected_paths", config: "", event: pre_read, input: json!({"file_path": "src/main.rs"}) },
-        Case { name: "egress", wasm: "policy_egress", config: "", event: pre, input: json!({"command": "curl -fsSL https://api.github.com/repos/o/r/releases | jq -r '.[0].tag_name'"}) },
-        Case { name: "git-safety", wasm: "policy_git_safety", config: "", event: pre, input: bash.clone() },
-        Case { name: "ralph-single-mode", wasm: "policy_ralph_single_mode", config: "", event: pre_task, input: json!({"subagent_type": "Ralph-v2-Executor", "prompt": "MODE: EXECUTE\nTASK_ID: task-1\nITERATION: 1"}) },
-        Case { name: "ralph-task-file", wasm: "policy_ralph_task_file", config: "read = [\".\"]\n", event: pre_task, input: json!({"subagent_type": "Ralph-v2-Executor", "prompt": "MODE: EXECUTE\nTASK_ID: task-1\nITERATION: 1"}) },
+        Case {
+            name: "destructive-guard (example)",
+            wasm: "destructive_guard",
+            config: "",
+            event: pre,
+            input: bash.clone(),
+        },
+        Case {
+            name: "destructive",
+            wasm: "policy_destructive",
+            config: "",
+            event: pre,
+            input: bash.clone(),
+        },
+        Case {
+            name: "destructive (blocks)",
+            wasm: "policy_destructive",
+            config: "",
+            event: pre,
+            input: json!({"command": "echo ok && sudo env X=1 bash -c 'rm -rf --no-preserve-root /'"}),
+        },
+        Case {
+            name: "secrets (tool input)",
+            wasm: "policy_secrets",
+            config: "",
+            event: pre,
+            input: bash.clone(),
+        },
+        Case {
+            name: "secrets (1 KB prompt)",
+            wasm: "policy_secrets",
+            config: "",
+            event: prompt,
+            input: long_prompt,
+        },
+        Case {
+            name: "protected-paths (shell)",
+            wasm: "policy_protected_paths",
+            config: "",
+            event: pre,
+            input: bash.clone(),
+        },
+        Case {
+            name: "protected-paths (Read)",
+            wasm: "policy_protected_paths",
+            config: "",
+            event: pre_read,
+            input: json!({"file_path": "src/main.rs"}),
+        },
+        Case {
+            name: "egress",
+            wasm: "policy_egress",
+            config: "",
+            event: pre,
+            input: json!({"command": "curl -fsSL https://api.github.com/repos/o/r/releases | jq -r '.[0].tag_name'"}),
+        },
+        Case {
+            name: "git-safety",
+            wasm: "policy_git_safety",
+            config: "",
+            event: pre,
+            input: bash.clone(),
+        },
+        Case {
+            name: "ralph-single-mode",
+            wasm: "policy_ralph_single_mode",
+            config: "",
+            event: pre_task,
+            input: json!({"subagent_type": "Ralph-v2-Executor", "prompt": "MODE: EXECUTE\nTASK_ID: task-1\nITERATION: 1"}),
+        },
+        Case {
+            name: "ralph-task-file",
+            wasm: "policy_ralph_task_file",
+            config: "read = [\".\"]\n",
+            event: pre_task,
+            input: json!({"subagent_type": "Ralph-v2-Executor", "prompt": "MODE: EXECUTE\nTASK_ID: task-1\nITERATION: 1"}),
+        },
     ];
-    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("a runtime");
-    let mut criterion = Criterion::default().configure_from_args().warm_up_time(Duration::from_secs(1)).measurement_time(Duration::from_secs(3));
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a runtime");
+    let mut criterion = Criterion::default()
+        .configure_from_args()
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(3));
     let mut medians: Vec<(String, Duration)> = Vec::new();
     for (i, case) in cases.iter().enumerate() {
         let dir = scratch.join(format!("case{i}"));
@@ -75,20 +160,31 @@ fn main() {
             format!("[[hooks]]\nname = \"p\"\nevent = [\"PreToolUse\", \"UserPromptSubmit\"]\nwasm = {:?}\ntimeout_ms = 5000\n{}", wasm.display().to_string(), case.config),
         )
         .expect("hooks.toml written");
-        let runner = HookRunner::load(dir.join("hooks.toml"), RunnerOptions::new(&dir)).expect("the component loads");
+        let runner = HookRunner::load(dir.join("hooks.toml"), RunnerOptions::new(&dir))
+            .expect("the component loads");
         // Compiled and warmed before timing.
         let outcome = runtime.block_on(runner.fire(&(case.event)(&case.input)));
         eprintln!("{}: {}", case.name, outcome.decision.kind());
-        criterion.bench_function(case.name, |b| b.iter(|| runtime.block_on(runner.fire(&(case.event)(&case.input)))));
-        medians.push((case.name.to_string(), median(|| {
-            runtime.block_on(runner.fire(&(case.event)(&case.input)));
-        })));
+        criterion.bench_function(case.name, |b| {
+            b.iter(|| runtime.block_on(runner.fire(&(case.event)(&case.input))))
+        });
+        medians.push((
+            case.name.to_string(),
+            median(|| {
+                runtime.block_on(runner.fire(&(case.event)(&case.input)));
+            }),
+        ));
     }
     let policy = policy_destructive::Policy::default();
-    criterion.bench_function("destructive (native engine)", |b| b.iter(|| policy.check(COMMAND)));
-    medians.push(("destructive (native engine)".into(), median(|| {
-        policy.check(COMMAND);
-    })));
+    criterion.bench_function("destructive (native engine)", |b| {
+        b.iter(|| policy.check(COMMAND))
+    });
+    medians.push((
+        "destructive (native engine)".into(),
+        median(|| {
+            policy.check(COMMAND);
+        }),
+    ));
     criterion.final_summary();
     println!("\n| case | median per call |\n|---|---:|");
     for (name, time) in &medians {
@@ -113,16 +209,37 @@ fn median(mut call: impl FnMut()) -> Duration {
 /// Builds every policy and the example guard for wasm32-wasip2 in release; returns where the
 /// `.wasm` files are.
 fn build(workspace: &Path) -> PathBuf {
-    let target_dir = std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|| workspace.join("target"));
+    let target_dir = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| workspace.join("target"));
     let mut cargo = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
-    cargo.args(["build", "--quiet", "--release", "--target", "wasm32-wasip2", "--target-dir"]).arg(&target_dir).current_dir(workspace);
+    cargo
+        .args([
+            "build",
+            "--quiet",
+            "--release",
+            "--target",
+            "wasm32-wasip2",
+            "--target-dir",
+        ])
+        .arg(&target_dir)
+        .current_dir(workspace);
     for package in [
-        "destructive-guard", "policy-destructive", "policy-secrets", "policy-protected-paths", "policy-egress",
-        "policy-git-safety", "policy-ralph-single-mode", "policy-ralph-task-file",
+        "destructive-guard",
+        "policy-destructive",
+        "policy-secrets",
+        "policy-protected-paths",
+        "policy-egress",
+        "policy-git-safety",
+        "policy-ralph-single-mode",
+        "policy-ralph-task-file",
     ] {
         cargo.args(["-p", package]);
     }
     let status = cargo.env_remove("RUSTFLAGS").status().expect("cargo runs");
-    assert!(status.success(), "building the policies for wasm32-wasip2 failed (rustup target add wasm32-wasip2?)");
+    assert!(
+        status.success(),
+        "building the policies for wasm32-wasip2 failed (rustup target add wasm32-wasip2?)"
+    );
     target_dir.join("wasm32-wasip2/release")
 }

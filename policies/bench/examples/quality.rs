@@ -47,14 +47,24 @@ fn main() {
     let crate_dir = crate_dir.as_path();
     let cases = read_corpus(&crate_dir.join("corpus.tsv"));
     let policy = Policy::default();
-    let native: Vec<bool> = cases.iter().map(|c| policy.check(&c.command).is_some()).collect();
+    let native: Vec<bool> = cases
+        .iter()
+        .map(|c| policy.check(&c.command).is_some())
+        .collect();
 
     let (wasm, dcg_default, dcg_all) = if native_only {
-        (native.clone(), vec![false; cases.len()], vec![false; cases.len()])
+        (
+            native.clone(),
+            vec![false; cases.len()],
+            vec![false; cases.len()],
+        )
     } else {
         let wasm = wasm_decisions(crate_dir, &cases);
         let dcg = Dcg::find(crate_dir);
-        let dcg_default = cases.iter().map(|c| dcg.blocks(&c.command, false)).collect();
+        let dcg_default = cases
+            .iter()
+            .map(|c| dcg.blocks(&c.command, false))
+            .collect();
         let dcg_all = cases.iter().map(|c| dcg.blocks(&c.command, true)).collect();
         (wasm, dcg_default, dcg_all)
     };
@@ -66,13 +76,20 @@ fn main() {
         .map(|(c, _)| c.command.as_str())
         .collect();
 
-    for (title, held_out) in [("tuned part", Some(false)), ("held-out part", Some(true)), ("whole corpus", None)] {
+    for (title, held_out) in [
+        ("tuned part", Some(false)),
+        ("held-out part", Some(true)),
+        ("whole corpus", None),
+    ] {
         let mut rows: BTreeMap<(bool, String), Tally> = BTreeMap::new();
         for (i, case) in cases.iter().enumerate() {
             if held_out.is_some_and(|h| h != case.held_out) {
                 continue;
             }
-            for key in [(case.dangerous, case.category.clone()), (case.dangerous, "ALL".to_string())] {
+            for key in [
+                (case.dangerous, case.category.clone()),
+                (case.dangerous, "ALL".to_string()),
+            ] {
                 let tally = rows.entry(key).or_default();
                 tally.total += 1;
                 tally.native += usize::from(native[i]);
@@ -83,19 +100,40 @@ fn main() {
         }
         println!("\n## {title}\n");
         for dangerous in [true, false] {
-            let what = if dangerous { "dangerous: blocked" } else { "everyday: falsely blocked" };
-            println!("| {what} | n | policy (native) | policy (wasm) | dcg default | dcg all packs |");
+            let what = if dangerous {
+                "dangerous: blocked"
+            } else {
+                "everyday: falsely blocked"
+            };
+            println!(
+                "| {what} | n | policy (native) | policy (wasm) | dcg default | dcg all packs |"
+            );
             println!("|---|---:|---:|---:|---:|---:|");
             for ((d, category), t) in rows.iter().filter(|((d, _), _)| *d == dangerous) {
                 let _ = d;
-                let pct = |n: usize| format!("{n} ({:.0}%)", 100.0 * n as f64 / t.total.max(1) as f64);
-                let name = if category == "ALL" { "**all**".to_string() } else { category.clone() };
-                println!("| {name} | {} | {} | {} | {} | {} |", t.total, pct(t.native), pct(t.wasm), pct(t.dcg_default), pct(t.dcg_all));
+                let pct =
+                    |n: usize| format!("{n} ({:.0}%)", 100.0 * n as f64 / t.total.max(1) as f64);
+                let name = if category == "ALL" {
+                    "**all**".to_string()
+                } else {
+                    category.clone()
+                };
+                println!(
+                    "| {name} | {} | {} | {} | {} | {} |",
+                    t.total,
+                    pct(t.native),
+                    pct(t.wasm),
+                    pct(t.dcg_default),
+                    pct(t.dcg_all)
+                );
             }
             println!();
         }
     }
-    println!("native and wasm disagree on {} commands", disagreements.len());
+    println!(
+        "native and wasm disagree on {} commands",
+        disagreements.len()
+    );
     for command in &disagreements {
         println!("  disagree: {command:?}");
     }
@@ -108,8 +146,15 @@ fn main() {
                 _ => !case.held_out,
             };
             if wanted && native[i] != case.dangerous {
-                let found = policy.check(&case.command).map(|f| f.reason()).unwrap_or_default();
-                let kind = if case.dangerous { "missed" } else { "false block" };
+                let found = policy
+                    .check(&case.command)
+                    .map(|f| f.reason())
+                    .unwrap_or_default();
+                let kind = if case.dangerous {
+                    "missed"
+                } else {
+                    "false block"
+                };
                 println!("{kind}\t{}\t{:?}\t{found}", case.category, case.command);
             }
         }
@@ -132,8 +177,19 @@ fn read_corpus(path: &Path) -> Vec<Case> {
             continue;
         }
         let fields: Vec<&str> = line.split('\t').collect();
-        assert_eq!(fields.len(), 4, "{}:{}: expected 4 tab-separated columns", path.display(), number + 1);
-        assert!(matches!(fields[1], "dangerous" | "everyday"), "{}:{}: label must be dangerous or everyday", path.display(), number + 1);
+        assert_eq!(
+            fields.len(),
+            4,
+            "{}:{}: expected 4 tab-separated columns",
+            path.display(),
+            number + 1
+        );
+        assert!(
+            matches!(fields[1], "dangerous" | "everyday"),
+            "{}:{}: label must be dangerous or everyday",
+            path.display(),
+            number + 1
+        );
         cases.push(Case {
             category: fields[0].to_string(),
             dangerous: fields[1] == "dangerous",
@@ -166,15 +222,29 @@ fn unescape(text: &str) -> String {
 /// Builds the component and runs every case through `HookRunner`, as an agent would.
 fn wasm_decisions(crate_dir: &Path, cases: &[Case]) -> Vec<bool> {
     let workspace = crate_dir.join("../..");
-    let target_dir = std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|| workspace.join("target"));
+    let target_dir = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| workspace.join("target"));
     let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-        .args(["build", "--quiet", "--release", "--target", "wasm32-wasip2", "-p", "policy-destructive", "--target-dir"])
+        .args([
+            "build",
+            "--quiet",
+            "--release",
+            "--target",
+            "wasm32-wasip2",
+            "-p",
+            "policy-destructive",
+            "--target-dir",
+        ])
         .arg(&target_dir)
         .current_dir(&workspace)
         .env_remove("RUSTFLAGS")
         .status()
         .expect("cargo runs");
-    assert!(status.success(), "cargo build --release --target wasm32-wasip2 -p policy-destructive failed (rustup target add wasm32-wasip2?)");
+    assert!(
+        status.success(),
+        "cargo build --release --target wasm32-wasip2 -p policy-destructive failed (rustup target add wasm32-wasip2?)"
+    );
     let wasm = target_dir.join("wasm32-wasip2/release/policy_destructive.wasm");
     let scratch = std::env::temp_dir().join(format!("policy-quality-{}", std::process::id()));
     std::fs::create_dir_all(&scratch).expect("a scratch directory");
@@ -184,15 +254,26 @@ fn wasm_decisions(crate_dir: &Path, cases: &[Case]) -> Vec<bool> {
         format!("[[hooks]]\nname = \"destructive\"\nevent = \"PreToolUse\"\nwasm = {:?}\ntimeout_ms = 5000\n", wasm.display().to_string()),
     )
     .expect("hooks.toml written");
-    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("a runtime");
-    let runner = hookhost::HookRunner::load(&config, hookhost::RunnerOptions::new(&scratch)).expect("the component loads");
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a runtime");
+    let runner = hookhost::HookRunner::load(&config, hookhost::RunnerOptions::new(&scratch))
+        .expect("the component loads");
     let decisions = cases
         .iter()
         .map(|case| {
             let input = serde_json::json!({ "command": case.command });
-            let call = hookhost::ToolCall { tool: "Bash", input: &input, tool_iterations: 1 };
+            let call = hookhost::ToolCall {
+                tool: "Bash",
+                input: &input,
+                tool_iterations: 1,
+            };
             let outcome = runtime.block_on(runner.fire(&hookhost::Event::pre_tool_use(call)));
-            matches!(outcome.decision, hookhost::Decision::Block(_) | hookhost::Decision::Ask(_))
+            matches!(
+                outcome.decision,
+                hookhost::Decision::Block(_) | hookhost::Decision::Ask(_)
+            )
         })
         .collect();
     let _ = std::fs::remove_dir_all(&scratch);
@@ -208,7 +289,9 @@ struct Dcg {
 
 impl Dcg {
     fn find(crate_dir: &Path) -> Dcg {
-        let binary = std::env::var_os("DCG").map(PathBuf::from).unwrap_or_else(|| crate_dir.join("../../target/dcg-0.16.0/bin/dcg"));
+        let binary = std::env::var_os("DCG")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| crate_dir.join("../../target/dcg-0.16.0/bin/dcg"));
         assert!(
             binary.exists(),
             "dcg is not installed at {}: run policies/bench/install-dcg.sh (or set DCG=/path/to/dcg 0.16.0)",
@@ -216,16 +299,39 @@ impl Dcg {
         );
         let home = std::env::temp_dir().join(format!("policy-quality-dcg-{}", std::process::id()));
         std::fs::create_dir_all(home.join(".config")).expect("a home for dcg");
-        let packs = Command::new(&binary).args(["packs", "--format", "json"]).env("HOME", &home).env("XDG_CONFIG_HOME", home.join(".config")).output().expect("dcg packs runs");
-        let listing: serde_json::Value = serde_json::from_slice(&packs.stdout).unwrap_or_else(|e| panic!("dcg packs --format json: {e}: {}", String::from_utf8_lossy(&packs.stdout)));
+        let packs = Command::new(&binary)
+            .args(["packs", "--format", "json"])
+            .env("HOME", &home)
+            .env("XDG_CONFIG_HOME", home.join(".config"))
+            .output()
+            .expect("dcg packs runs");
+        let listing: serde_json::Value =
+            serde_json::from_slice(&packs.stdout).unwrap_or_else(|e| {
+                panic!(
+                    "dcg packs --format json: {e}: {}",
+                    String::from_utf8_lossy(&packs.stdout)
+                )
+            });
         let mut ids: Vec<String> = Vec::new();
         collect_pack_ids(&listing, &mut ids);
         assert!(ids.len() > 10, "dcg packs listed only {ids:?}");
         let all_packs_config = home.join("all-packs.toml");
         let quoted: Vec<String> = ids.iter().map(|id| format!("{id:?}")).collect();
-        std::fs::write(&all_packs_config, format!("[packs]\nenabled = [{}]\n", quoted.join(", "))).expect("config written");
-        eprintln!("dcg: {} ({} packs for the all-packs configuration)", binary.display(), ids.len());
-        Dcg { binary, home, all_packs_config }
+        std::fs::write(
+            &all_packs_config,
+            format!("[packs]\nenabled = [{}]\n", quoted.join(", ")),
+        )
+        .expect("config written");
+        eprintln!(
+            "dcg: {} ({} packs for the all-packs configuration)",
+            binary.display(),
+            ids.len()
+        );
+        Dcg {
+            binary,
+            home,
+            all_packs_config,
+        }
     }
 
     fn blocks(&self, command: &str, all_packs: bool) -> bool {
@@ -252,12 +358,21 @@ impl Dcg {
             dcg.env("DCG_CONFIG", &self.all_packs_config);
         }
         let mut child = dcg.spawn().expect("dcg starts");
-        child.stdin.take().expect("stdin").write_all(event.to_string().as_bytes()).expect("event written");
+        child
+            .stdin
+            .take()
+            .expect("stdin")
+            .write_all(event.to_string().as_bytes())
+            .expect("event written");
         let output = child.wait_with_output().expect("dcg answers");
         let stdout = String::from_utf8_lossy(&output.stdout);
         let decision = serde_json::from_str::<serde_json::Value>(stdout.trim())
             .ok()
-            .and_then(|v| v["hookSpecificOutput"]["permissionDecision"].as_str().map(str::to_string));
+            .and_then(|v| {
+                v["hookSpecificOutput"]["permissionDecision"]
+                    .as_str()
+                    .map(str::to_string)
+            });
         matches!(decision.as_deref(), Some("deny" | "ask")) || output.status.code() == Some(2)
     }
 }

@@ -25,18 +25,39 @@ fn policies_dir() -> PathBuf {
 fn build_components() {
     let workspace = policies_dir().join("..");
     let mut cargo = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
-    cargo.args(["build", "--quiet", "--release", "--target", "wasm32-wasip2", "--target-dir"]).arg(workspace.join("target")).current_dir(&workspace);
+    cargo
+        .args([
+            "build",
+            "--quiet",
+            "--release",
+            "--target",
+            "wasm32-wasip2",
+            "--target-dir",
+        ])
+        .arg(workspace.join("target"))
+        .current_dir(&workspace);
     for (_, package) in POLICIES {
         cargo.args(["-p", package]);
     }
-    let output = cargo.env_remove("CARGO_TARGET_DIR").env_remove("RUSTFLAGS").output().expect("cargo runs");
-    assert!(output.status.success(), "cargo build --release --target wasm32-wasip2 of the policies failed (rustup target add wasm32-wasip2?):\n{}", String::from_utf8_lossy(&output.stderr));
+    let output = cargo
+        .env_remove("CARGO_TARGET_DIR")
+        .env_remove("RUSTFLAGS")
+        .output()
+        .expect("cargo runs");
+    assert!(
+        output.status.success(),
+        "cargo build --release --target wasm32-wasip2 of the policies failed (rustup target add wasm32-wasip2?):\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
 }
 
 #[test]
 fn every_policy_passes_its_own_test_file() {
     build_components();
-    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("a runtime");
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a runtime");
     let scratch = std::env::temp_dir().join(format!("policy-files-{}", std::process::id()));
     let mut failures = Vec::new();
     let mut passed = 0;
@@ -49,10 +70,19 @@ fn every_policy_passes_its_own_test_file() {
         for result in results {
             match &result.status {
                 Status::Passed => passed += 1,
-                other => failures.push(format!("{name}: {}: {other:?} (came out: {:?})", result.name, result.actual)),
+                other => failures.push(format!(
+                    "{name}: {}: {other:?} (came out: {:?})",
+                    result.name, result.actual
+                )),
             }
         }
     }
     let _ = std::fs::remove_dir_all(&scratch);
-    assert!(failures.is_empty(), "{} passed, {} failed:\n{}", passed, failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} passed, {} failed:\n{}",
+        passed,
+        failures.len(),
+        failures.join("\n")
+    );
 }

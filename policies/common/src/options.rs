@@ -217,13 +217,15 @@ fn edit_distance(a: &str, b: &str) -> usize {
     for (i, row) in d.iter_mut().enumerate() {
         row[0] = i;
     }
-    for j in 0..=b.len() {
-        d[0][j] = j;
+    for (j, cell) in d[0].iter_mut().enumerate() {
+        *cell = j;
     }
     for i in 1..=a.len() {
         for j in 1..=b.len() {
             let cost = usize::from(a[i - 1] != b[j - 1]);
-            let mut best = (d[i - 1][j] + 1).min(d[i][j - 1] + 1).min(d[i - 1][j - 1] + cost);
+            let mut best = (d[i - 1][j] + 1)
+                .min(d[i][j - 1] + 1)
+                .min(d[i - 1][j - 1] + cost);
             if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
                 best = best.min(d[i - 2][j - 2] + 1);
             }
@@ -266,14 +268,17 @@ mod tests {
 
     #[test]
     fn types_and_names_are_checked() {
-        let options = Options::parse(r#"{"packs": "git", "ask": ["gti"], "allow": [1]}"#, KNOWN)
-            .unwrap();
+        let options =
+            Options::parse(r#"{"packs": "git", "ask": ["gti"], "allow": [1]}"#, KNOWN).unwrap();
         assert_eq!(
             options.strings("packs").unwrap_err().0,
             "option `packs` must be a list of strings, not a string (\"git\")"
         );
         assert_eq!(
-            options.names("ask", "pack", &["git", "filesystem"]).unwrap_err().0,
+            options
+                .names("ask", "pack", &["git", "filesystem"])
+                .unwrap_err()
+                .0,
             "unknown pack `gti` in `ask` (did you mean `git`?); the packs are: git, filesystem"
         );
         assert!(options.strings("allow").is_err());
@@ -282,9 +287,15 @@ mod tests {
 
     #[test]
     fn suggestions_are_only_for_near_misses() {
-        assert_eq!(did_you_mean("filesytem", &["filesystem", "git"]), Some("filesystem"));
+        assert_eq!(
+            did_you_mean("filesytem", &["filesystem", "git"]),
+            Some("filesystem")
+        );
         assert_eq!(did_you_mean("GIT", &["filesystem", "git"]), Some("git"));
-        assert_eq!(did_you_mean("kube", &["kubernetes", "git"]), Some("kubernetes"));
+        assert_eq!(
+            did_you_mean("kube", &["kubernetes", "git"]),
+            Some("kubernetes")
+        );
         assert_eq!(did_you_mean("zebra", &["filesystem", "git"]), None);
     }
 }

@@ -20,7 +20,10 @@ pub fn canonical(path: &str, home: Option<&str>) -> String {
     if matches!(path.as_str(), "$HOME" | "${HOME}") {
         path = "~".to_string();
     }
-    if let Some(home) = home.map(|h| h.trim_end_matches('/')).filter(|h| !h.is_empty()) {
+    if let Some(home) = home
+        .map(|h| h.trim_end_matches('/'))
+        .filter(|h| !h.is_empty())
+    {
         if path == home {
             path = "~".to_string();
         } else if let Some(rest) = path.strip_prefix(&format!("{home}/")) {
@@ -52,15 +55,24 @@ pub fn secret_kind(path: &str, home: Option<&str>) -> Option<&'static str> {
     let path = canonical(path, home);
     let name = path.rsplit('/').next().unwrap_or(&path);
     let name_lower = name.to_lowercase();
-    let in_dir = |dir: &str| path.starts_with(dir) || path.contains(&format!("/{}", dir.trim_start_matches("~/")));
+    let in_dir = |dir: &str| {
+        path.starts_with(dir) || path.contains(&format!("/{}", dir.trim_start_matches("~/")))
+    };
     let home_dir = |dir: &str| path == dir.trim_end_matches('/') || path.starts_with(dir);
 
     if name.ends_with(".pub") {
         return None;
     }
-    if ["id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", "id_ecdsa_sk", "id_ed25519_sk"]
-        .iter()
-        .any(|key| name.starts_with(key))
+    if [
+        "id_rsa",
+        "id_dsa",
+        "id_ecdsa",
+        "id_ed25519",
+        "id_ecdsa_sk",
+        "id_ed25519_sk",
+    ]
+    .iter()
+    .any(|key| name.starts_with(key))
     {
         return Some("SSH private key");
     }
@@ -83,7 +95,10 @@ pub fn secret_kind(path: &str, home: Option<&str>) -> Option<&'static str> {
         ("~/.password-store/", "password store"),
         ("~/.config/gh/hosts.yml", "GitHub CLI token"),
         ("~/.cargo/credentials", "crates.io token"),
-        ("~/.terraform.d/credentials.tfrc.json", "Terraform Cloud token"),
+        (
+            "~/.terraform.d/credentials.tfrc.json",
+            "Terraform Cloud token",
+        ),
         ("~/.vault-token", "Vault token"),
         ("~/Library/Keychains/", "macOS keychain"),
         ("~/.local/share/keyrings/", "GNOME keyring"),
@@ -115,8 +130,18 @@ pub fn secret_kind(path: &str, home: Option<&str>) -> Option<&'static str> {
         return Some("Kubernetes credentials");
     }
     let key_extensions = [
-        ".pem", ".key", ".p12", ".pfx", ".keystore", ".jks", ".keychain", ".keychain-db",
-        ".kdbx", ".ppk", ".asc.key", ".gpg-key",
+        ".pem",
+        ".key",
+        ".p12",
+        ".pfx",
+        ".keystore",
+        ".jks",
+        ".keychain",
+        ".keychain-db",
+        ".kdbx",
+        ".ppk",
+        ".asc.key",
+        ".gpg-key",
     ];
     if key_extensions.iter().any(|ext| name_lower.ends_with(ext)) {
         return Some("private key or keystore");
@@ -128,9 +153,11 @@ pub fn secret_kind(path: &str, home: Option<&str>) -> Option<&'static str> {
 /// (`.env.example`, `.env.sample`, `.env.template`, `.env.dist`, `.env.defaults`).
 pub fn is_dotenv(name: &str) -> bool {
     let lower = name.to_lowercase();
-    let template = ["example", "sample", "template", "dist", "defaults", "schema"]
-        .iter()
-        .any(|t| lower.ends_with(&format!(".{t}")) || lower.contains(&format!(".{t}.")));
+    let template = [
+        "example", "sample", "template", "dist", "defaults", "schema",
+    ]
+    .iter()
+    .any(|t| lower.ends_with(&format!(".{t}")) || lower.contains(&format!(".{t}.")));
     if template {
         return false;
     }
@@ -153,7 +180,10 @@ mod tests {
             ("app/.env.production", ".env file"),
             ("~/.aws/credentials", "AWS credentials"),
             ("/root/.aws/config", "AWS credentials"),
-            ("~/.config/gcloud/application_default_credentials.json", "Google Cloud credentials"),
+            (
+                "~/.config/gcloud/application_default_credentials.json",
+                "Google Cloud credentials",
+            ),
             ("~/.kube/config", "Kubernetes credentials"),
             ("~/.docker/config.json", "Docker registry credentials"),
             ("~/.netrc", "netrc credentials"),

@@ -24,9 +24,23 @@ pub struct Invocation {
 }
 
 /// Input fields that name the target agent.
-const AGENT_FIELDS: &[&str] = &["subagent_type", "agent", "agent_name", "agentName", "agent_type", "agent_target"];
+const AGENT_FIELDS: &[&str] = &[
+    "subagent_type",
+    "agent",
+    "agent_name",
+    "agentName",
+    "agent_type",
+    "agent_target",
+];
 /// Input fields that hold the invocation's text.
-const TEXT_FIELDS: &[&str] = &["prompt", "invocation_text", "description", "task", "query", "instructions"];
+const TEXT_FIELDS: &[&str] = &[
+    "prompt",
+    "invocation_text",
+    "description",
+    "task",
+    "query",
+    "instructions",
+];
 
 /// Reads a subagent invocation from the call `tool(input)`; `None` when the tool names no
 /// agent.
@@ -34,25 +48,58 @@ pub fn invocation(tool: &str, input: &Value) -> Option<Invocation> {
     let agent = tool
         .strip_prefix("@agent ")
         .map(str::to_string)
-        .or_else(|| AGENT_FIELDS.iter().find_map(|f| input.get(f).and_then(Value::as_str)).map(str::to_string))?;
-    let text: Vec<&str> = TEXT_FIELDS.iter().filter_map(|f| input.get(f).and_then(Value::as_str)).collect();
-    let text = if text.is_empty() { input.as_str().unwrap_or_default().to_string() } else { text.join("\n") };
-    let mut found = Invocation { agent: agent.trim().to_string(), text: text.clone(), ..Invocation::default() };
+        .or_else(|| {
+            AGENT_FIELDS
+                .iter()
+                .find_map(|f| input.get(f).and_then(Value::as_str))
+                .map(str::to_string)
+        })?;
+    let text: Vec<&str> = TEXT_FIELDS
+        .iter()
+        .filter_map(|f| input.get(f).and_then(Value::as_str))
+        .collect();
+    let text = if text.is_empty() {
+        input.as_str().unwrap_or_default().to_string()
+    } else {
+        text.join("\n")
+    };
+    let mut found = Invocation {
+        agent: agent.trim().to_string(),
+        text: text.clone(),
+        ..Invocation::default()
+    };
     let params = input.get("parsed_params").unwrap_or(input);
-    for (fields, into) in [(&["modes", "mode"][..], &mut found.modes), (&["task_ids", "task_id"][..], &mut found.task_ids)] {
+    for (fields, into) in [
+        (&["modes", "mode"][..], &mut found.modes),
+        (&["task_ids", "task_id"][..], &mut found.task_ids),
+    ] {
         for field in fields {
             match params.get(field) {
                 Some(Value::String(v)) => push_values(v, into),
-                Some(Value::Array(items)) => items.iter().filter_map(Value::as_str).for_each(|v| push_values(v, into)),
+                Some(Value::Array(items)) => items
+                    .iter()
+                    .filter_map(Value::as_str)
+                    .for_each(|v| push_values(v, into)),
                 _ => {}
             }
         }
     }
-    found.session_path = params.get("session_path").and_then(Value::as_str).map(str::to_string);
-    found.iteration = params.get("iteration").and_then(|v| v.as_u64().or_else(|| v.as_str().and_then(|s| s.trim().parse().ok())));
+    found.session_path = params
+        .get("session_path")
+        .and_then(Value::as_str)
+        .map(str::to_string);
+    found.iteration = params.get("iteration").and_then(|v| {
+        v.as_u64()
+            .or_else(|| v.as_str().and_then(|s| s.trim().parse().ok()))
+    });
     for line in text.lines() {
-        let line = line.trim().trim_start_matches(['-', '*', '>', ' ']).replace(['*', '`'], "");
-        let Some((key, value)) = line.split_once([':', '=']) else { continue };
+        let line = line
+            .trim()
+            .trim_start_matches(['-', '*', '>', ' '])
+            .replace(['*', '`'], "");
+        let Some((key, value)) = line.split_once([':', '=']) else {
+            continue;
+        };
         let key = key.trim().to_ascii_uppercase().replace([' ', '-'], "_");
         match key.as_str() {
             "MODE" | "MODES" => push_values(value, &mut found.modes),
@@ -69,8 +116,13 @@ pub fn invocation(tool: &str, input: &Value) -> Option<Invocation> {
 
 /// Splits `MODE: A, B` / `TASK_ID: task-1 and task-2` into its distinct values.
 fn push_values(value: &str, into: &mut Vec<String>) {
-    for part in value.split(|c: char| c == ',' || c == ';' || c == '+' || c == '&' || c == '|' || c.is_whitespace()) {
-        let part = part.trim().trim_matches(['"', '\'', '[', ']', '(', ')']).trim_end_matches('.');
+    for part in value.split(|c: char| {
+        c == ',' || c == ';' || c == '+' || c == '&' || c == '|' || c.is_whitespace()
+    }) {
+        let part = part
+            .trim()
+            .trim_matches(['"', '\'', '[', ']', '(', ')'])
+            .trim_end_matches('.');
         if part.is_empty() || part.eq_ignore_ascii_case("and") {
             continue;
         }
@@ -84,7 +136,9 @@ fn push_values(value: &str, into: &mut Vec<String>) {
 pub fn glob(pattern: &str, text: &str) -> bool {
     match pattern.split_once('*') {
         None => pattern == text,
-        Some((head, tail)) => text.strip_prefix(head).is_some_and(|rest| (0..=rest.len()).any(|i| rest.is_char_boundary(i) && glob(tail, &rest[i..]))),
+        Some((head, tail)) => text.strip_prefix(head).is_some_and(|rest| {
+            (0..=rest.len()).any(|i| rest.is_char_boundary(i) && glob(tail, &rest[i..]))
+        }),
     }
 }
 
@@ -100,15 +154,32 @@ mod tests {
         assert_eq!(found.agent, "Ralph-v2-Executor");
         assert_eq!(found.modes, ["EXECUTE"]);
         assert_eq!(found.task_ids, ["task-1", "task-2"]);
-        assert_eq!(found.session_path.as_deref(), Some(".ralph-sessions/260215-173319/"));
+        assert_eq!(
+            found.session_path.as_deref(),
+            Some(".ralph-sessions/260215-173319/")
+        );
         assert_eq!(found.iteration, Some(2));
 
         let copilot = json!({"prompt": "- **MODE**: `REVIEW`\n- **TASK_ID**: task-3"});
         let found = invocation("@agent Ralph-v2-Reviewer", &copilot).unwrap();
-        assert_eq!((found.agent.as_str(), found.modes.clone(), found.task_ids.clone()), ("Ralph-v2-Reviewer", vec!["REVIEW".to_string()], vec!["task-3".to_string()]));
+        assert_eq!(
+            (
+                found.agent.as_str(),
+                found.modes.clone(),
+                found.task_ids.clone()
+            ),
+            (
+                "Ralph-v2-Reviewer",
+                vec!["REVIEW".to_string()],
+                vec!["task-3".to_string()]
+            )
+        );
 
         let params = json!({"agent_target": "Ralph-v2-Planner", "parsed_params": {"modes": ["INITIALIZE"], "task_ids": []}});
-        assert_eq!(invocation("runSubagent", &params).unwrap().modes, ["INITIALIZE"]);
+        assert_eq!(
+            invocation("runSubagent", &params).unwrap().modes,
+            ["INITIALIZE"]
+        );
 
         assert_eq!(invocation("Bash", &json!({"command": "ls"})), None);
     }

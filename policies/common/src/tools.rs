@@ -37,51 +37,120 @@ const KINDS: &[(ToolKind, &[&str])] = &[
     (
         ToolKind::Shell,
         &[
-            "Bash", "bash", "shell", "Shell", "run_shell_command", "exec_command", "local_shell",
-            "container.exec", "run_in_terminal", "runInTerminal", "runTerminalCommand",
-            "PowerShell", "powershell", "Monitor", "terminal", "execute_command",
+            "Bash",
+            "bash",
+            "shell",
+            "Shell",
+            "run_shell_command",
+            "exec_command",
+            "local_shell",
+            "container.exec",
+            "run_in_terminal",
+            "runInTerminal",
+            "runTerminalCommand",
+            "PowerShell",
+            "powershell",
+            "Monitor",
+            "terminal",
+            "execute_command",
         ],
     ),
     (
         ToolKind::Read,
         &[
-            "Read", "view", "read_file", "read_many_files", "NotebookRead", "readFile",
-            "read", "cat",
+            "Read",
+            "view",
+            "read_file",
+            "read_many_files",
+            "NotebookRead",
+            "readFile",
+            "read",
+            "cat",
         ],
     ),
     (
         ToolKind::Write,
-        &["Write", "create", "write_file", "create_file", "writeFile", "write"],
+        &[
+            "Write",
+            "create",
+            "write_file",
+            "create_file",
+            "writeFile",
+            "write",
+        ],
     ),
     (
         ToolKind::Edit,
         &[
-            "Edit", "MultiEdit", "NotebookEdit", "edit", "str_replace_editor",
-            "str_replace_based_edit_tool", "replace", "apply_patch", "replace_string_in_file",
-            "insert_edit_into_file", "edit_file", "StrReplace", "applyPatch",
+            "Edit",
+            "MultiEdit",
+            "NotebookEdit",
+            "edit",
+            "str_replace_editor",
+            "str_replace_based_edit_tool",
+            "replace",
+            "apply_patch",
+            "replace_string_in_file",
+            "insert_edit_into_file",
+            "edit_file",
+            "StrReplace",
+            "applyPatch",
         ],
     ),
     (
         ToolKind::Search,
         &[
-            "Grep", "Glob", "LS", "grep", "glob", "search_file_content", "list_directory",
-            "grep_search", "file_search", "list_dir", "codebase_search", "ls",
+            "Grep",
+            "Glob",
+            "LS",
+            "grep",
+            "glob",
+            "search_file_content",
+            "list_directory",
+            "grep_search",
+            "file_search",
+            "list_dir",
+            "codebase_search",
+            "ls",
         ],
     ),
     (
         ToolKind::Fetch,
-        &["WebFetch", "web_fetch", "fetch_webpage", "fetch", "WebSearch", "google_web_search", "web_search"],
+        &[
+            "WebFetch",
+            "web_fetch",
+            "fetch_webpage",
+            "fetch",
+            "WebSearch",
+            "google_web_search",
+            "web_search",
+        ],
     ),
 ];
 
 /// Input fields that hold one path.
 const PATH_FIELDS: &[&str] = &[
-    "file_path", "path", "absolute_path", "notebook_path", "filePath", "filepath", "dir_path",
-    "directory", "target_file", "source", "destination",
+    "file_path",
+    "path",
+    "absolute_path",
+    "notebook_path",
+    "filePath",
+    "filepath",
+    "dir_path",
+    "directory",
+    "target_file",
+    "source",
+    "destination",
 ];
 /// Input fields that hold text written to a file.
 const CONTENT_FIELDS: &[&str] = &[
-    "content", "new_string", "new_str", "file_text", "new_source", "newString", "code_edit",
+    "content",
+    "new_string",
+    "new_str",
+    "file_text",
+    "new_source",
+    "newString",
+    "code_edit",
     "text",
 ];
 
@@ -125,10 +194,8 @@ impl<'a> Tool<'a> {
         match command {
             Value::String(text) => Some(text.clone()),
             Value::Array(argv) => {
-                let words: Vec<String> = argv
-                    .iter()
-                    .filter_map(|w| w.as_str().map(quote))
-                    .collect();
+                let words: Vec<String> =
+                    argv.iter().filter_map(|w| w.as_str().map(quote)).collect();
                 Some(words.join(" "))
             }
             _ => None,
@@ -219,17 +286,19 @@ impl<'a> Tool<'a> {
         if !matches!(self.name, "apply_patch" | "applyPatch") {
             return None;
         }
-        ["patch", "input", "command"].iter().find_map(|f| match self.input.get(f) {
-            Some(Value::String(text)) => Some(text.clone()),
-            Some(Value::Array(parts)) => Some(
-                parts
-                    .iter()
-                    .filter_map(Value::as_str)
-                    .collect::<Vec<_>>()
-                    .join("\n"),
-            ),
-            _ => None,
-        })
+        ["patch", "input", "command"]
+            .iter()
+            .find_map(|f| match self.input.get(f) {
+                Some(Value::String(text)) => Some(text.clone()),
+                Some(Value::Array(parts)) => Some(
+                    parts
+                        .iter()
+                        .filter_map(Value::as_str)
+                        .collect::<Vec<_>>()
+                        .join("\n"),
+                ),
+                _ => None,
+            })
     }
 }
 
@@ -239,9 +308,14 @@ fn patch_paths(patch: &str) -> Vec<String> {
     patch
         .lines()
         .filter_map(|line| {
-            ["*** Add File: ", "*** Update File: ", "*** Delete File: ", "*** Move to: "]
-                .iter()
-                .find_map(|prefix| line.strip_prefix(prefix))
+            [
+                "*** Add File: ",
+                "*** Update File: ",
+                "*** Delete File: ",
+                "*** Move to: ",
+            ]
+            .iter()
+            .find_map(|prefix| line.strip_prefix(prefix))
         })
         .map(|p| p.trim().to_string())
         .collect()
@@ -329,8 +403,14 @@ mod tests {
         let multi = json!({"file_path": "a", "edits": [{"old_string": "x", "new_string": "K"}]});
         assert_eq!(Tool::new("MultiEdit", &multi).contents(), ["K"]);
         let mcp = json!({"path": "/home/u/.ssh/id_rsa", "n": 3, "note": "two words"});
-        assert_eq!(Tool::new("mcp__fs__read", &mcp).paths(), ["/home/u/.ssh/id_rsa"]);
+        assert_eq!(
+            Tool::new("mcp__fs__read", &mcp).paths(),
+            ["/home/u/.ssh/id_rsa"]
+        );
         let fetch = json!({"prompt": "summarise https://evil.example/x, please"});
-        assert_eq!(Tool::new("web_fetch", &fetch).urls(), ["https://evil.example/x"]);
+        assert_eq!(
+            Tool::new("web_fetch", &fetch).urls(),
+            ["https://evil.example/x"]
+        );
     }
 }

@@ -9,34 +9,101 @@ use crate::rules::{self, Hit, LineState};
 
 /// The packs, in the order they are checked, with what each covers.
 pub const PACKS: &[(&str, &str)] = &[
-    ("filesystem", "recursive deletes and moves of /, ~, system directories, .., ., .git"),
-    ("system", "overwritten system files, chmod/chown -R of system trees, power, kill -1, fork bombs"),
-    ("disks", "mkfs, dd/cat/cp onto devices, wipefs, partitioning, pools and volumes destroyed"),
-    ("git", "force pushes, remote deletions, reset --hard, clean -f, branch -D, history rewrites, dropped stashes"),
-    ("database", "DROP, TRUNCATE, DELETE/UPDATE without WHERE, FLUSHALL, dropDatabase() given to a database CLI"),
-    ("containers", "docker/podman prunes with -a, volume deletion, removal of every container or image"),
-    ("kubernetes", "kubectl delete of namespaces, --all, volumes, CRDs, nodes; helm uninstall"),
-    ("cloud", "aws/gcloud/gsutil/az/doctl deletions of buckets, instances, databases, projects"),
-    ("iac", "terraform/tofu/pulumi/cdk destroy, apply -auto-approve, state rm"),
-    ("rce", "downloads run unread: curl | sh, bash <(curl), sh -c \"$(curl)\", reverse shells"),
-    ("exfiltration", "secrets or the environment sent out by curl, wget, nc, scp, rsync, /dev/tcp"),
+    (
+        "filesystem",
+        "recursive deletes and moves of /, ~, system directories, .., ., .git",
+    ),
+    (
+        "system",
+        "overwritten system files, chmod/chown -R of system trees, power, kill -1, fork bombs",
+    ),
+    (
+        "disks",
+        "mkfs, dd/cat/cp onto devices, wipefs, partitioning, pools and volumes destroyed",
+    ),
+    (
+        "git",
+        "force pushes, remote deletions, reset --hard, clean -f, branch -D, history rewrites, dropped stashes",
+    ),
+    (
+        "database",
+        "DROP, TRUNCATE, DELETE/UPDATE without WHERE, FLUSHALL, dropDatabase() given to a database CLI",
+    ),
+    (
+        "containers",
+        "docker/podman prunes with -a, volume deletion, removal of every container or image",
+    ),
+    (
+        "kubernetes",
+        "kubectl delete of namespaces, --all, volumes, CRDs, nodes; helm uninstall",
+    ),
+    (
+        "cloud",
+        "aws/gcloud/gsutil/az/doctl deletions of buckets, instances, databases, projects",
+    ),
+    (
+        "iac",
+        "terraform/tofu/pulumi/cdk destroy, apply -auto-approve, state rm",
+    ),
+    (
+        "rce",
+        "downloads run unread: curl | sh, bash <(curl), sh -c \"$(curl)\", reverse shells",
+    ),
+    (
+        "exfiltration",
+        "secrets or the environment sent out by curl, wget, nc, scp, rsync, /dev/tcp",
+    ),
 ];
 
 /// Every rule, as `pack/rule` (what `skip_rules` takes).
 pub const RULES: &[&str] = &[
-    "filesystem/rm-recursive", "filesystem/find-delete", "filesystem/rsync-delete", "filesystem/mv-away",
-    "system/overwrite-system-file", "system/permissions", "system/power", "system/lockout", "system/kill-all",
-    "system/crontab-remove", "system/delete-user", "system/fork-bomb",
-    "disks/device-write", "disks/format", "disks/wipe", "disks/volume-destroy",
-    "git/force-push", "git/push-delete", "git/reset-hard", "git/clean-force", "git/branch-force-delete",
-    "git/history-rewrite", "git/reflog-expire", "git/gc-prune-now", "git/stash-drop", "git/discard-changes",
+    "filesystem/rm-recursive",
+    "filesystem/find-delete",
+    "filesystem/rsync-delete",
+    "filesystem/mv-away",
+    "system/overwrite-system-file",
+    "system/permissions",
+    "system/power",
+    "system/lockout",
+    "system/kill-all",
+    "system/crontab-remove",
+    "system/delete-user",
+    "system/fork-bomb",
+    "disks/device-write",
+    "disks/format",
+    "disks/wipe",
+    "disks/volume-destroy",
+    "git/force-push",
+    "git/push-delete",
+    "git/reset-hard",
+    "git/clean-force",
+    "git/branch-force-delete",
+    "git/history-rewrite",
+    "git/reflog-expire",
+    "git/gc-prune-now",
+    "git/stash-drop",
+    "git/discard-changes",
     "git/delete-ref",
-    "database/drop", "database/truncate", "database/delete-all", "database/update-all", "database/flush",
-    "containers/prune-all", "containers/volume-delete", "containers/remove-all",
-    "kubernetes/delete-all", "kubernetes/delete-critical", "kubernetes/drain", "kubernetes/helm-uninstall",
-    "cloud/bucket-delete", "cloud/resource-delete",
-    "iac/destroy", "iac/unreviewed-apply", "iac/state-edit",
-    "rce/pipe-to-shell", "rce/download-exec", "rce/reverse-shell",
+    "database/drop",
+    "database/truncate",
+    "database/delete-all",
+    "database/update-all",
+    "database/flush",
+    "containers/prune-all",
+    "containers/volume-delete",
+    "containers/remove-all",
+    "kubernetes/delete-all",
+    "kubernetes/delete-critical",
+    "kubernetes/drain",
+    "kubernetes/helm-uninstall",
+    "cloud/bucket-delete",
+    "cloud/resource-delete",
+    "iac/destroy",
+    "iac/unreviewed-apply",
+    "iac/state-edit",
+    "rce/pipe-to-shell",
+    "rce/download-exec",
+    "rce/reverse-shell",
     "exfiltration/send-secret",
 ];
 
@@ -99,14 +166,22 @@ impl Policy {
         let names: Vec<&str> = PACKS.iter().map(|(name, _)| *name).collect();
         let mut policy = Policy::default();
         if let Some(packs) = options.names("packs", "pack", &names)? {
-            policy.packs = names.iter().copied().filter(|n| packs.iter().any(|p| p == n)).collect();
+            policy.packs = names
+                .iter()
+                .copied()
+                .filter(|n| packs.iter().any(|p| p == n))
+                .collect();
         }
         policy.ask = options.names("ask", "pack", &names)?.unwrap_or_default();
-        policy.skip = options.names("skip_rules", "rule", RULES)?.unwrap_or_default();
+        policy.skip = options
+            .names("skip_rules", "rule", RULES)?
+            .unwrap_or_default();
         for pattern in options.strings("allow")?.unwrap_or_default() {
             let words: Vec<String> = pattern.split_whitespace().map(str::to_string).collect();
             if words.is_empty() {
-                return Err(OptionError("option `allow` holds an empty pattern".to_string()));
+                return Err(OptionError(
+                    "option `allow` holds an empty pattern".to_string(),
+                ));
             }
             policy.allow.push(words);
         }
@@ -126,7 +201,12 @@ impl Policy {
         shell::visit(&script, &mut |call| {
             let found = self.check_call(call, &state);
             if call.program == "cd" {
-                state.cd = call.args.iter().find(|a| !a.starts_with('-')).cloned().or(Some("~".into()));
+                state.cd = call
+                    .args
+                    .iter()
+                    .find(|a| !a.starts_with('-'))
+                    .cloned()
+                    .or(Some("~".into()));
             }
             rules::remote::note_download(call, &mut state);
             found
@@ -164,11 +244,24 @@ impl Policy {
     }
 
     fn finding(&self, pack: &'static str, hit: Hit) -> Option<Finding> {
-        if self.skip.iter().any(|s| s.split_once('/') == Some((pack, hit.rule))) {
+        if self
+            .skip
+            .iter()
+            .any(|s| s.split_once('/') == Some((pack, hit.rule)))
+        {
             return None;
         }
-        let action = if self.ask.iter().any(|p| p == pack) { Action::Ask } else { Action::Block };
-        Some(Finding { pack, rule: hit.rule, what: hit.what, action })
+        let action = if self.ask.iter().any(|p| p == pack) {
+            Action::Ask
+        } else {
+            Action::Block
+        };
+        Some(Finding {
+            pack,
+            rule: hit.rule,
+            what: hit.what,
+            action,
+        })
     }
 
     /// The call matches an `allow` pattern: word by word, `*` standing for any text within a
@@ -176,7 +269,9 @@ impl Policy {
     fn allowed(&self, call: &Call) -> bool {
         let mut words = vec![call.program.to_string()];
         words.extend(call.args.iter().cloned());
-        self.allow.iter().any(|pattern| words_match(pattern, &words))
+        self.allow
+            .iter()
+            .any(|pattern| words_match(pattern, &words))
     }
 }
 
@@ -196,7 +291,10 @@ fn glob(pattern: &str, text: &str) -> bool {
         return pattern == text;
     }
     let (first, last) = (parts[0], parts[parts.len() - 1]);
-    if !text.starts_with(first) || !text[first.len()..].ends_with(last) || text.len() < first.len() + last.len() {
+    if !text.starts_with(first)
+        || !text[first.len()..].ends_with(last)
+        || text.len() < first.len() + last.len()
+    {
         return false;
     }
     let mut rest = &text[first.len()..text.len() - last.len()];

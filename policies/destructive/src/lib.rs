@@ -29,7 +29,9 @@ impl Hook for Destructive {
         let command = match event.name() {
             // Cursor's shell hook names the command in its payload.
             "beforeShellExecution" => event.str_field("command"),
-            _ => event.tool_call().and_then(|call| Tool::new(&call.tool, &call.input).shell()),
+            _ => event
+                .tool_call()
+                .and_then(|call| Tool::new(&call.tool, &call.input).shell()),
         };
         let Some(command) = command else {
             return Verdict::allow();

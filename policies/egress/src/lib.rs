@@ -29,7 +29,10 @@ pub struct Egress {
 
 impl Default for Egress {
     fn default() -> Egress {
-        Egress { allow: BUILTIN.iter().map(|h| h.to_string()).collect(), mode: "block".into() }
+        Egress {
+            allow: BUILTIN.iter().map(|h| h.to_string()).collect(),
+            mode: "block".into(),
+        }
     }
 }
 
@@ -46,9 +49,20 @@ impl Refused {
     /// The reason the agent reads.
     pub fn reason(&self) -> String {
         if self.host.contains('$') || self.host.is_empty() {
-            format!("{} connects to a host it cannot read ({}): only allowed hosts are reachable", self.by, if self.host.is_empty() { "none given" } else { &self.host })
+            format!(
+                "{} connects to a host it cannot read ({}): only allowed hosts are reachable",
+                self.by,
+                if self.host.is_empty() {
+                    "none given"
+                } else {
+                    &self.host
+                }
+            )
         } else {
-            format!("{} reaches {}, which is not in the allowlist", self.by, self.host)
+            format!(
+                "{} reaches {}, which is not in the allowlist",
+                self.by, self.host
+            )
         }
     }
 }
@@ -57,28 +71,44 @@ impl Egress {
     /// The policy configured by `[hooks.config]` (JSON text).
     pub fn from_config(json: &str) -> Result<Egress, OptionError> {
         let options = Options::parse(json, OPTIONS)?;
-        let mut allow: Vec<String> = if options.bool("builtin_allow")?.unwrap_or(true) { BUILTIN.iter().map(|h| h.to_string()).collect() } else { Vec::new() };
+        let mut allow: Vec<String> = if options.bool("builtin_allow")?.unwrap_or(true) {
+            BUILTIN.iter().map(|h| h.to_string()).collect()
+        } else {
+            Vec::new()
+        };
         for pattern in options.strings("allow")?.unwrap_or_default() {
-            let valid = !pattern.is_empty() && pattern.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '*' | ':' | '[' | ']'));
+            let valid = !pattern.is_empty()
+                && pattern.chars().all(|c| {
+                    c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '*' | ':' | '[' | ']')
+                });
             if !valid || pattern.contains("://") {
-                return Err(OptionError(format!("option `allow` holds `{pattern}`, which is not a domain glob (write `example.com` or `*.example.com`)")));
+                return Err(OptionError(format!(
+                    "option `allow` holds `{pattern}`, which is not a domain glob (write `example.com` or `*.example.com`)"
+                )));
             }
             allow.push(pattern.to_lowercase());
         }
-        let mode = options.choice("mode", &["block", "ask", "warn"])?.unwrap_or_else(|| "block".into());
+        let mode = options
+            .choice("mode", &["block", "ask", "warn"])?
+            .unwrap_or_else(|| "block".into());
         Ok(Egress { allow, mode })
     }
 
     /// The host is allowed: loopback, or matching an `allow` glob.
     pub fn allowed(&self, host: &str) -> bool {
         let host = host.trim_end_matches('.').to_lowercase();
-        if matches!(host.as_str(), "localhost" | "::1" | "[::1]" | "0.0.0.0") || host.starts_with("127.") || host.ends_with(".localhost") {
+        if matches!(host.as_str(), "localhost" | "::1" | "[::1]" | "0.0.0.0")
+            || host.starts_with("127.")
+            || host.ends_with(".localhost")
+        {
             return true;
         }
-        self.allow.iter().any(|pattern| match pattern.strip_prefix("*.") {
-            Some(domain) => host.ends_with(&format!(".{domain}")),
-            None => *pattern == host,
-        })
+        self.allow
+            .iter()
+            .any(|pattern| match pattern.strip_prefix("*.") {
+                Some(domain) => host.ends_with(&format!(".{domain}")),
+                None => *pattern == host,
+            })
     }
 
     /// The first connection `tool(input)` makes to a host outside the allowlist.
@@ -102,7 +132,10 @@ impl Egress {
             }
             _ => {}
         }
-        reached.into_iter().find(|(_, host)| !self.allowed(host)).map(|(by, host)| Refused { by, host })
+        reached
+            .into_iter()
+            .find(|(_, host)| !self.allowed(host))
+            .map(|(by, host)| Refused { by, host })
     }
 
     /// The answer for a refusal.
@@ -124,7 +157,9 @@ impl Hook for EgressPolicy {
         if event.phase() != Phase::Guard || event.name() != "PreToolUse" {
             return Verdict::allow();
         }
-        let Some(call) = event.tool_call() else { return Verdict::allow() };
+        let Some(call) = event.tool_call() else {
+            return Verdict::allow();
+        };
         let policy = match Egress::from_config(&hook_sdk::config_json()) {
             Ok(policy) => policy,
             Err(error) => return Verdict::block(misconfigured("egress", &error)),

@@ -14,7 +14,13 @@ use policy_common::shell::{self, Call};
 use policy_common::tools::Tool;
 
 /// The options the policy takes.
-pub const OPTIONS: &[&str] = &["protected", "allow_force_with_lease", "no_verify", "discard", "direct_to_protected"];
+pub const OPTIONS: &[&str] = &[
+    "protected",
+    "allow_force_with_lease",
+    "no_verify",
+    "discard",
+    "direct_to_protected",
+];
 
 /// What the policy does about a kind of finding.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -75,7 +81,10 @@ impl GitSafety {
             allow_force_with_lease: options.bool("allow_force_with_lease")?.unwrap_or(false),
             no_verify: Action::parse(options.choice("no_verify", ACTIONS)?, default.no_verify),
             discard: Action::parse(options.choice("discard", ACTIONS)?, default.discard),
-            direct: Action::parse(options.choice("direct_to_protected", ACTIONS)?, default.direct),
+            direct: Action::parse(
+                options.choice("direct_to_protected", ACTIONS)?,
+                default.direct,
+            ),
         })
     }
 
@@ -102,7 +111,10 @@ impl GitSafety {
     }
 
     fn check_git(&self, call: &Call, current: Option<&str>) -> Option<(Action, String)> {
-        let hooks_off = call.args.windows(2).any(|w| w[0] == "-c" && w[1].to_lowercase().starts_with("core.hookspath="));
+        let hooks_off = call
+            .args
+            .windows(2)
+            .any(|w| w[0] == "-c" && w[1].to_lowercase().starts_with("core.hookspath="));
         let mut i = 0;
         while let Some(arg) = call.args.get(i) {
             if matches!(arg.as_str(), "-C" | "-c" | "--git-dir" | "--work-tree") {
@@ -115,9 +127,25 @@ impl GitSafety {
         }
         let sub = call.args.get(i)?.as_str();
         let args = &call.args[i + 1..];
-        let has = |names: &[&str]| args.iter().any(|a| names.contains(&a.as_str()) || (a.starts_with('-') && !a.starts_with("--") && names.iter().any(|n| n.len() == 2 && !n.starts_with("--") && a.contains(&n[1..]))));
-        if matches!(sub, "commit" | "push" | "merge" | "rebase" | "am" | "cherry-pick") && (has(&["--no-verify"]) || (sub == "commit" && has(&["-n"])) || hooks_off) {
-            return Some((self.no_verify, format!("git {sub} --no-verify skips the repository's hooks")));
+        let has = |names: &[&str]| {
+            args.iter().any(|a| {
+                names.contains(&a.as_str())
+                    || (a.starts_with('-')
+                        && !a.starts_with("--")
+                        && names
+                            .iter()
+                            .any(|n| n.len() == 2 && !n.starts_with("--") && a.contains(&n[1..])))
+            })
+        };
+        if matches!(
+            sub,
+            "commit" | "push" | "merge" | "rebase" | "am" | "cherry-pick"
+        ) && (has(&["--no-verify"]) || (sub == "commit" && has(&["-n"])) || hooks_off)
+        {
+            return Some((
+                self.no_verify,
+                format!("git {sub} --no-verify skips the repository's hooks"),
+            ));
         }
         match sub {
             "push" => self.push(args, current),
@@ -146,7 +174,17 @@ impl GitSafety {
             }
             i += 1;
         }
-        let flag = |names: &[&str]| args.iter().any(|a| names.iter().any(|n| a == n || a.starts_with(&format!("{n}="))) || (a.starts_with('-') && !a.starts_with("--") && names.contains(&"-f") && a.contains('f')));
+        let flag = |names: &[&str]| {
+            args.iter().any(|a| {
+                names
+                    .iter()
+                    .any(|n| a == n || a.starts_with(&format!("{n}=")))
+                    || (a.starts_with('-')
+                        && !a.starts_with("--")
+                        && names.contains(&"-f")
+                        && a.contains('f'))
+            })
+        };
         let lease = flag(&["--force-with-lease", "--force-if-includes"]);
         let force = flag(&["--force", "-f"]);
         let refspecs = operands.get(1..).unwrap_or_default();
@@ -164,7 +202,11 @@ impl GitSafety {
                     let plus = r.starts_with('+');
                     let r = r.trim_start_matches('+');
                     let dst = r.rsplit_once(':').map_or(r, |(_, d)| d);
-                    let dst = if dst == "HEAD" { current.unwrap_or("HEAD") } else { dst };
+                    let dst = if dst == "HEAD" {
+                        current.unwrap_or("HEAD")
+                    } else {
+                        dst
+                    };
                     (dst.to_string(), plus)
                 })
                 .collect()
@@ -174,13 +216,22 @@ impl GitSafety {
                 continue;
             }
             if force || plus {
-                return Some((Action::Block, format!("force push to the protected branch {branch}")));
+                return Some((
+                    Action::Block,
+                    format!("force push to the protected branch {branch}"),
+                ));
             }
             if lease && !self.allow_force_with_lease {
-                return Some((Action::Block, format!("force push (with lease) to the protected branch {branch}")));
+                return Some((
+                    Action::Block,
+                    format!("force push (with lease) to the protected branch {branch}"),
+                ));
             }
             if !lease {
-                return Some((self.direct, format!("pushes straight to the protected branch {branch}")));
+                return Some((
+                    self.direct,
+                    format!("pushes straight to the protected branch {branch}"),
+                ));
             }
         }
         None
@@ -191,7 +242,9 @@ impl GitSafety {
 fn glob(pattern: &str, text: &str) -> bool {
     match pattern.split_once('*') {
         None => pattern == text,
-        Some((head, tail)) => text.strip_prefix(head).is_some_and(|rest| (0..=rest.len()).any(|i| rest.is_char_boundary(i) && glob(tail, &rest[i..]))),
+        Some((head, tail)) => text.strip_prefix(head).is_some_and(|rest| {
+            (0..=rest.len()).any(|i| rest.is_char_boundary(i) && glob(tail, &rest[i..]))
+        }),
     }
 }
 
@@ -204,7 +257,9 @@ pub fn current_branch(cwd: &str) -> Option<String> {
         Err(_) => dot_git,
     };
     let head = std::fs::read_to_string(format!("{git_dir}/HEAD")).ok()?;
-    head.trim().strip_prefix("ref: refs/heads/").map(str::to_string)
+    head.trim()
+        .strip_prefix("ref: refs/heads/")
+        .map(str::to_string)
 }
 
 /// The component.
@@ -216,8 +271,12 @@ impl Hook for GitSafetyPolicy {
         if event.phase() != Phase::Guard || event.name() != "PreToolUse" {
             return Verdict::allow();
         }
-        let Some(call) = event.tool_call() else { return Verdict::allow() };
-        let Some(command) = Tool::new(&call.tool, &call.input).shell() else { return Verdict::allow() };
+        let Some(call) = event.tool_call() else {
+            return Verdict::allow();
+        };
+        let Some(command) = Tool::new(&call.tool, &call.input).shell() else {
+            return Verdict::allow();
+        };
         if !command.contains("git") {
             return Verdict::allow();
         }

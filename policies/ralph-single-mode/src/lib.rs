@@ -26,7 +26,9 @@ pub struct SingleMode {
 impl Default for SingleMode {
     fn default() -> SingleMode {
         SingleMode {
-            tools: ["Task", "Agent", "runSubagent", "task", "@agent *"].map(String::from).to_vec(),
+            tools: ["Task", "Agent", "runSubagent", "task", "@agent *"]
+                .map(String::from)
+                .to_vec(),
             agents: vec!["Ralph-v2-*".into()],
             reviewer: "Ralph-v2-Reviewer".into(),
         }
@@ -56,17 +58,33 @@ impl SingleMode {
     /// PASS (`None`) or BLOCK with the contract's reason.
     pub fn check(&self, found: &Invocation) -> Option<String> {
         match found.modes.len() {
-            0 => return Some(format!("No MODE found in the invocation of {}. Each subagent call must declare exactly one MODE.", found.agent)),
+            0 => {
+                return Some(format!(
+                    "No MODE found in the invocation of {}. Each subagent call must declare exactly one MODE.",
+                    found.agent
+                ));
+            }
             1 => {}
-            _ => return Some(format!("Multiple MODEs detected: [{}]. Each subagent call must handle exactly one MODE.", found.modes.join(", "))),
+            _ => {
+                return Some(format!(
+                    "Multiple MODEs detected: [{}]. Each subagent call must handle exactly one MODE.",
+                    found.modes.join(", ")
+                ));
+            }
         }
         if found.task_ids.len() > 1 {
-            return Some(format!("Multiple TASK_IDs detected: [{}]. Each subagent call must handle exactly one task.", found.task_ids.join(", ")));
+            return Some(format!(
+                "Multiple TASK_IDs detected: [{}]. Each subagent call must handle exactly one task.",
+                found.task_ids.join(", ")
+            ));
         }
         if found.agent == self.reviewer {
             let mentioned = task_mentions(&found.text);
             if mentioned.len() > 1 {
-                return Some(format!("Reviewer invocation names multiple tasks: [{}]. Each review must cover exactly one task.", mentioned.join(", ")));
+                return Some(format!(
+                    "Reviewer invocation names multiple tasks: [{}]. Each review must cover exactly one task.",
+                    mentioned.join(", ")
+                ));
             }
         }
         None
@@ -78,8 +96,14 @@ fn task_mentions(text: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     let mut rest = text;
     while let Some(at) = rest.find("task-") {
-        let digits: String = rest[at + 5..].chars().take_while(char::is_ascii_digit).collect();
-        let boundary = rest[..at].chars().next_back().is_none_or(|c| !c.is_ascii_alphanumeric() && c != '_' && c != '/');
+        let digits: String = rest[at + 5..]
+            .chars()
+            .take_while(char::is_ascii_digit)
+            .collect();
+        let boundary = rest[..at]
+            .chars()
+            .next_back()
+            .is_none_or(|c| !c.is_ascii_alphanumeric() && c != '_' && c != '/');
         if !digits.is_empty() && boundary {
             let id = format!("task-{digits}");
             if !out.contains(&id) {
@@ -100,14 +124,26 @@ impl Hook for SingleModeGuard {
         if event.phase() != Phase::Guard || event.name() != "PreToolUse" {
             return Verdict::allow();
         }
-        let Some(call) = event.tool_call() else { return Verdict::allow() };
+        let Some(call) = event.tool_call() else {
+            return Verdict::allow();
+        };
         let guard = match SingleMode::from_config(&hook_sdk::config_json()) {
             Ok(guard) => guard,
             // The contract fails open with a warning.
-            Err(error) => return Verdict::warn(misconfigured("ralph-single-mode", &error).replace("so it blocks everything", "so it checks nothing")),
+            Err(error) => {
+                return Verdict::warn(
+                    misconfigured("ralph-single-mode", &error)
+                        .replace("so it blocks everything", "so it checks nothing"),
+                );
+            }
         };
-        let Some(found) = guard.in_scope(&call.tool, &call.input) else { return Verdict::allow() };
-        hook_sdk::log::debug(format!("modes_found={:?} task_ids_found={:?}", found.modes, found.task_ids));
+        let Some(found) = guard.in_scope(&call.tool, &call.input) else {
+            return Verdict::allow();
+        };
+        hook_sdk::log::debug(format!(
+            "modes_found={:?} task_ids_found={:?}",
+            found.modes, found.task_ids
+        ));
         match guard.check(&found) {
             Some(reason) => Verdict::block(reason),
             None => Verdict::allow(),
@@ -124,7 +160,8 @@ mod tests {
     use serde_json::json;
 
     fn answer(tool: &str, input: serde_json::Value) -> Answer {
-        SingleModeGuard::handle(&Event::new("PreToolUse").with_tool(&ToolCall::new(tool, input))).answer
+        SingleModeGuard::handle(&Event::new("PreToolUse").with_tool(&ToolCall::new(tool, input)))
+            .answer
     }
 
     #[test]
@@ -154,10 +191,30 @@ mod tests {
     fn bad_options_warn_and_let_the_call_through() {
         testing::reset();
         testing::set_config(json!({"agent": ["Ralph-*"]}));
-        let Answer::Warn(reason) = answer("Task", json!({"subagent_type": "Ralph-v2-Executor", "prompt": "MODE: A, B"})) else { panic!() };
-        assert_eq!(reason, "policy ralph-single-mode is misconfigured, so it checks nothing: [hooks.config]: unknown option `agent` (did you mean `agents`?); the options are: tools, agents, reviewer");
+        let Answer::Warn(reason) = answer(
+            "Task",
+            json!({"subagent_type": "Ralph-v2-Executor", "prompt": "MODE: A, B"}),
+        ) else {
+            panic!()
+        };
+        assert_eq!(
+            reason,
+            "policy ralph-single-mode is misconfigured, so it checks nothing: [hooks.config]: unknown option `agent` (did you mean `agents`?); the options are: tools, agents, reviewer"
+        );
         testing::set_config(json!({"agents": ["Custom-*"], "tools": ["delegate"]}));
-        assert!(matches!(answer("delegate", json!({"agent": "Custom-A", "prompt": "MODE: A, B"})), Answer::Block(_)));
-        assert_eq!(answer("Task", json!({"subagent_type": "Ralph-v2-Executor", "prompt": "MODE: A, B"})), Answer::Allow);
+        assert!(matches!(
+            answer(
+                "delegate",
+                json!({"agent": "Custom-A", "prompt": "MODE: A, B"})
+            ),
+            Answer::Block(_)
+        ));
+        assert_eq!(
+            answer(
+                "Task",
+                json!({"subagent_type": "Ralph-v2-Executor", "prompt": "MODE: A, B"})
+            ),
+            Answer::Allow
+        );
     }
 }

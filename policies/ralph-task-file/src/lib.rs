@@ -27,7 +27,9 @@ pub struct TaskFile {
 impl Default for TaskFile {
     fn default() -> TaskFile {
         TaskFile {
-            tools: ["Task", "Agent", "runSubagent", "task", "@agent *"].map(String::from).to_vec(),
+            tools: ["Task", "Agent", "runSubagent", "task", "@agent *"]
+                .map(String::from)
+                .to_vec(),
             agents: vec!["Ralph-v2-Executor".into(), "Ralph-v2-Reviewer".into()],
             sessions_dir: ".ralph-sessions".into(),
         }
@@ -55,7 +57,9 @@ impl TaskFile {
         Ok(TaskFile {
             tools: options.strings("tools")?.unwrap_or(default.tools),
             agents: options.strings("agents")?.unwrap_or(default.agents),
-            sessions_dir: options.string("sessions_dir")?.unwrap_or(default.sessions_dir),
+            sessions_dir: options
+                .string("sessions_dir")?
+                .unwrap_or(default.sessions_dir),
         })
     }
 
@@ -69,23 +73,49 @@ impl TaskFile {
 
     /// Looks for the task file of `found`, in the workspace `cwd`, for session `session_id`.
     /// `size` is a file's size, `None` when it does not exist (injected for tests).
-    pub fn check(&self, found: &Invocation, cwd: &str, session_id: Option<&str>, size: &dyn Fn(&str) -> Option<u64>) -> Finding {
+    pub fn check(
+        &self,
+        found: &Invocation,
+        cwd: &str,
+        session_id: Option<&str>,
+        size: &dyn Fn(&str) -> Option<u64>,
+    ) -> Finding {
         let [task_id] = found.task_ids.as_slice() else {
-            return Finding::Unknown(format!("no single TASK_ID in the invocation of {}", found.agent));
+            return Finding::Unknown(format!(
+                "no single TASK_ID in the invocation of {}",
+                found.agent
+            ));
         };
-        if task_id.is_empty() || !task_id.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.') || task_id.contains("..") {
+        if task_id.is_empty()
+            || !task_id
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.')
+            || task_id.contains("..")
+        {
             return Finding::Missing(format!("Task id '{task_id}' cannot name a task file"));
         }
         let session = match (&found.session_path, session_id) {
             (Some(path), _) => path.trim_end_matches('/').to_string(),
             (None, Some(id)) => format!("{}/{id}", self.sessions_dir.trim_end_matches('/')),
-            (None, None) => return Finding::Unknown("no SESSION_PATH in the invocation and no session id".into()),
+            (None, None) => {
+                return Finding::Unknown(
+                    "no SESSION_PATH in the invocation and no session id".into(),
+                );
+            }
         };
-        let absolute = |relative: &str| if session.starts_with('/') { format!("{session}/{relative}") } else { format!("{}/{session}/{relative}", cwd.trim_end_matches('/')) };
+        let absolute = |relative: &str| {
+            if session.starts_with('/') {
+                format!("{session}/{relative}")
+            } else {
+                format!("{}/{session}/{relative}", cwd.trim_end_matches('/'))
+            }
+        };
         if size(&absolute("")).is_none() && size(cwd).is_none() {
             return Finding::Unknown(format!("cannot see {cwd}: grant the hook read = [\".\"]"));
         }
-        let primary = found.iteration.map(|n| format!("iterations/{n}/tasks/{task_id}.md"));
+        let primary = found
+            .iteration
+            .map(|n| format!("iterations/{n}/tasks/{task_id}.md"));
         let fallback = format!("tasks/{task_id}.md");
         for relative in primary.iter().chain(std::iter::once(&fallback)) {
             match size(&absolute(relative)) {
@@ -94,7 +124,10 @@ impl TaskFile {
                 None => {}
             }
         }
-        Finding::Missing(format!("Task file not found: {}", primary.unwrap_or(fallback)))
+        Finding::Missing(format!(
+            "Task file not found: {}",
+            primary.unwrap_or(fallback)
+        ))
     }
 }
 
@@ -107,13 +140,22 @@ impl Hook for TaskFileCheck {
         if event.phase() != Phase::Guard || event.name() != "PreToolUse" {
             return Verdict::allow();
         }
-        let Some(call) = event.tool_call() else { return Verdict::allow() };
+        let Some(call) = event.tool_call() else {
+            return Verdict::allow();
+        };
         let check = match TaskFile::from_config(&hook_sdk::config_json()) {
             Ok(check) => check,
             // The contract fails open.
-            Err(error) => return Verdict::warn(misconfigured("ralph-task-file", &error).replace("so it blocks everything", "so it checks nothing")),
+            Err(error) => {
+                return Verdict::warn(
+                    misconfigured("ralph-task-file", &error)
+                        .replace("so it blocks everything", "so it checks nothing"),
+                );
+            }
         };
-        let Some(found) = check.in_scope(&call.tool, &call.input) else { return Verdict::allow() };
+        let Some(found) = check.in_scope(&call.tool, &call.input) else {
+            return Verdict::allow();
+        };
         let size = |path: &str| std::fs::metadata(path).ok().map(|m| m.len());
         match check.check(&found, &call.cwd, event.session_id(), &size) {
             Finding::Present(path) => {

@@ -21,9 +21,21 @@ pub use scan::find;
 
 /// Every kind a [`Finding`] may have.
 pub const KINDS: &[&str] = &[
-    "AWS access key", "GitHub token", "GitLab token", "Slack token", "Stripe secret key",
-    "Google API key", "Anthropic key", "OpenAI key", "npm token", "PyPI token",
-    "Hugging Face token", "JWT", "private key", "password in a URL", "secret assignment",
+    "AWS access key",
+    "GitHub token",
+    "GitLab token",
+    "Slack token",
+    "Stripe secret key",
+    "Google API key",
+    "Anthropic key",
+    "OpenAI key",
+    "npm token",
+    "PyPI token",
+    "Hugging Face token",
+    "JWT",
+    "private key",
+    "password in a URL",
+    "secret assignment",
     "high-entropy string",
 ];
 

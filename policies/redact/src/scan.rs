@@ -6,7 +6,17 @@ use crate::{Finding, entropy};
 
 /// Tokens recognised by a fixed prefix: (prefix, kind, characters allowed after it, minimum
 /// and maximum length of the whole token, how much of it is public).
-const PREFIXED: &[(&str, &str, fn(char) -> bool, usize, usize, usize)] = &[
+/// (prefix, kind, characters allowed after it, minimum and maximum length, public prefix).
+type Format = (
+    &'static str,
+    &'static str,
+    fn(char) -> bool,
+    usize,
+    usize,
+    usize,
+);
+
+const PREFIXED: &[Format] = &[
     ("github_pat_", "GitHub token", word, 40, 255, 11),
     ("ghp_", "GitHub token", alnum, 40, 40, 4),
     ("gho_", "GitHub token", alnum, 40, 40, 4),
@@ -52,7 +62,10 @@ fn upper_digit(c: char) -> bool {
 pub fn find(text: &str) -> Vec<Finding> {
     let mut found: Vec<Finding> = Vec::new();
     let add = |found: &mut Vec<Finding>, finding: Finding| {
-        if !found.iter().any(|f| finding.start < f.end && f.start < finding.end) {
+        if !found
+            .iter()
+            .any(|f| finding.start < f.end && f.start < finding.end)
+        {
             found.push(finding);
         }
     };
@@ -146,7 +159,8 @@ fn prefixed(text: &str) -> Vec<Finding> {
             if boundary_before(text, start) && (*min..=*max).contains(&length) {
                 let body = &text[start + prefix.len()..end];
                 // `sk-` must look random, not be a word (`sk-learn-...`).
-                let random = body.chars().any(|c| c.is_ascii_digit()) && body.chars().any(|c| c.is_ascii_alphabetic());
+                let random = body.chars().any(|c| c.is_ascii_digit())
+                    && body.chars().any(|c| c.is_ascii_alphabetic());
                 if random {
                     out.push(finding(text, kind, start, end, *public));
                 }
@@ -161,10 +175,16 @@ fn jwts(text: &str) -> Vec<Finding> {
     let mut from = 0;
     while let Some(at) = text[from..].find("eyJ") {
         let start = from + at;
-        let end = run_end(text, start, |c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.' | '='));
+        let end = run_end(text, start, |c| {
+            c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.' | '=')
+        });
         from = end.max(start + 3);
         let parts: Vec<&str> = text[start..end].trim_end_matches('.').split('.').collect();
-        if boundary_before(text, start) && parts.len() == 3 && parts[1].starts_with("eyJ") && parts.iter().all(|p| p.len() >= 8) {
+        if boundary_before(text, start)
+            && parts.len() == 3
+            && parts[1].starts_with("eyJ")
+            && parts.iter().all(|p| p.len() >= 8)
+        {
             out.push(finding(text, "JWT", start, end, 3));
         }
     }
@@ -177,7 +197,9 @@ fn url_credentials(text: &str) -> Vec<Finding> {
     let mut from = 0;
     while let Some(at) = text[from..].find("://") {
         let authority_start = from + at + 3;
-        let authority_end = run_end(text, authority_start, |c| !c.is_whitespace() && !matches!(c, '/' | '"' | '\'' | '`' | '<' | '>'));
+        let authority_end = run_end(text, authority_start, |c| {
+            !c.is_whitespace() && !matches!(c, '/' | '"' | '\'' | '`' | '<' | '>')
+        });
         from = authority_end.max(authority_start);
         let authority = &text[authority_start..authority_end];
         if let Some(at_sign) = authority.rfind('@')
@@ -196,8 +218,21 @@ fn url_credentials(text: &str) -> Vec<Finding> {
 
 /// Names whose value is a secret.
 const SECRET_NAMES: &[&str] = &[
-    "password", "passwd", "pwd", "secret", "token", "api_key", "apikey", "api-key", "access_key",
-    "accesskey", "private_key", "client_secret", "auth", "credential", "passphrase",
+    "password",
+    "passwd",
+    "pwd",
+    "secret",
+    "token",
+    "api_key",
+    "apikey",
+    "api-key",
+    "access_key",
+    "accesskey",
+    "private_key",
+    "client_secret",
+    "auth",
+    "credential",
+    "passphrase",
 ];
 
 fn assignments(text: &str) -> Vec<Finding> {
@@ -209,13 +244,24 @@ fn assignments(text: &str) -> Vec<Finding> {
             let key_end = from + at + name.len();
             from = key_end;
             // The rest of the key (`_TOKEN`, `token_value`), a closing quote, then `=` or `:`.
-            let mut i = run_end(text, key_end, |c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+            let mut i = run_end(text, key_end, |c| {
+                c.is_ascii_alphanumeric() || c == '_' || c == '-'
+            });
             let key = &lower[from - name.len()..i];
-            if key.ends_with("_id") || key.ends_with("_url") || key.ends_with("_file") || key.ends_with("_path") || key.ends_with("_type") || key.ends_with("_name") || key.ends_with("s_in") {
+            if key.ends_with("_id")
+                || key.ends_with("_url")
+                || key.ends_with("_file")
+                || key.ends_with("_path")
+                || key.ends_with("_type")
+                || key.ends_with("_name")
+                || key.ends_with("s_in")
+            {
                 continue;
             }
             i = skip(text, i, |c| c == '"' || c == '\'' || c == ' ' || c == '\t');
-            let Some(sep) = text[i..].chars().next().filter(|c| *c == '=' || *c == ':') else { continue };
+            let Some(sep) = text[i..].chars().next().filter(|c| *c == '=' || *c == ':') else {
+                continue;
+            };
             i += sep.len_utf8();
             if text[i..].starts_with('>') || text[i..].starts_with('=') {
                 i += 1;
@@ -227,7 +273,10 @@ fn assignments(text: &str) -> Vec<Finding> {
                 let end = text[i..].find(q).map_or(text.len(), |n| i + n);
                 push_value(text, i, end, &mut out);
             } else {
-                let end = run_end(text, i, |c| !c.is_whitespace() && !matches!(c, ';' | ',' | '&' | '"' | '\'' | ')' | '}' | ']'));
+                let end = run_end(text, i, |c| {
+                    !c.is_whitespace()
+                        && !matches!(c, ';' | ',' | '&' | '"' | '\'' | ')' | '}' | ']')
+                });
                 push_value(text, i, end, &mut out);
             }
         }
@@ -264,9 +313,23 @@ fn placeholder(value: &str) -> bool {
         || lower.starts_with("getenv")
         || lower.starts_with("secrets.")
         || lower.starts_with("vault:")
-        || ["example", "changeme", "placeholder", "your_", "your-", "xxxx", "redacted", "dummy", "<", "null", "none", "true", "false"]
-            .iter()
-            .any(|p| lower.contains(p))
+        || [
+            "example",
+            "changeme",
+            "placeholder",
+            "your_",
+            "your-",
+            "xxxx",
+            "redacted",
+            "dummy",
+            "<",
+            "null",
+            "none",
+            "true",
+            "false",
+        ]
+        .iter()
+        .any(|p| lower.contains(p))
 }
 
 /// Long strings of token characters that look random: 24 characters or more, upper and lower
@@ -276,7 +339,9 @@ fn random_strings(text: &str) -> Vec<Finding> {
     let token = |c: char| c.is_ascii_alphanumeric() || matches!(c, '+' | '/' | '=' | '_' | '-');
     let mut i = 0;
     while i < text.len() {
-        let Some(c) = text[i..].chars().next() else { break };
+        let Some(c) = text[i..].chars().next() else {
+            break;
+        };
         if !token(c) {
             i += c.len_utf8();
             continue;
@@ -289,8 +354,14 @@ fn random_strings(text: &str) -> Vec<Finding> {
             candidate.chars().filter(|c| c.is_ascii_lowercase()).count() >= 2,
             candidate.chars().filter(|c| c.is_ascii_digit()).count() >= 2,
         ];
-        let pathlike = candidate.matches('/').count() >= 2 || candidate.contains("--") || candidate.starts_with('-');
-        if (24..=512).contains(&length) && classes.iter().all(|c| *c) && !pathlike && entropy(candidate) >= 4.2 {
+        let pathlike = candidate.matches('/').count() >= 2
+            || candidate.contains("--")
+            || candidate.starts_with('-');
+        if (24..=512).contains(&length)
+            && classes.iter().all(|c| *c)
+            && !pathlike
+            && entropy(candidate) >= 4.2
+        {
             out.push(finding(text, "high-entropy string", i, end, 0));
         }
         i = end;

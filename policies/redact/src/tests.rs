@@ -15,20 +15,71 @@ fn fake(prefix: &str, body: &str) -> String {
 fn every_format_is_found() {
     let cases = [
         (fake("AKIA", "IOSFODNN7EXAMPLQ"), "AWS access key"),
-        (fake("ghp_", "aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789"), "GitHub token"),
-        (fake("github_pat_", "11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyzABCDEF0123456789abcdefghij"), "GitHub token"),
-        (fake("xoxb-", "123456789012-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx"), "Slack token"),
-        (fake("sk_live_", "51H8aBcDeFgHiJkLmNoPqRsTu"), "Stripe secret key"),
-        (fake("AIza", "SyA1bC2dE3fG4hI5jK6lM7nO8pQ9rS0tU_v"), "Google API key"),
-        (fake("sk-ant-", "api03-AbCdEf0123456789AbCdEf0123456789AbCdEf0123456789"), "Anthropic key"),
-        (fake("sk-proj-", "AbCdEf0123456789AbCdEf0123456789AbCdEf01"), "OpenAI key"),
-        (fake("eyJ", "hbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U"), "JWT"),
-        (fake("-----BEGIN RSA ", "PRIVATE KEY-----\nMIIEpAIBAAKCAQEA\n-----END RSA PRIVATE KEY-----"), "private key"),
-        (fake("https://deploy:", "s3cr3tP4ss@github.com/org/repo.git"), "password in a URL"),
+        (
+            fake("ghp_", "aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789"),
+            "GitHub token",
+        ),
+        (
+            fake(
+                "github_pat_",
+                "11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyzABCDEF0123456789abcdefghij",
+            ),
+            "GitHub token",
+        ),
+        (
+            fake(
+                "xoxb-",
+                "123456789012-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx",
+            ),
+            "Slack token",
+        ),
+        (
+            fake("sk_live_", "51H8aBcDeFgHiJkLmNoPqRsTu"),
+            "Stripe secret key",
+        ),
+        (
+            fake("AIza", "SyA1bC2dE3fG4hI5jK6lM7nO8pQ9rS0tU_v"),
+            "Google API key",
+        ),
+        (
+            fake(
+                "sk-ant-",
+                "api03-AbCdEf0123456789AbCdEf0123456789AbCdEf0123456789",
+            ),
+            "Anthropic key",
+        ),
+        (
+            fake("sk-proj-", "AbCdEf0123456789AbCdEf0123456789AbCdEf01"),
+            "OpenAI key",
+        ),
+        (
+            fake(
+                "eyJ",
+                "hbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
+            ),
+            "JWT",
+        ),
+        (
+            fake(
+                "-----BEGIN RSA ",
+                "PRIVATE KEY-----\nMIIEpAIBAAKCAQEA\n-----END RSA PRIVATE KEY-----",
+            ),
+            "private key",
+        ),
+        (
+            fake("https://deploy:", "s3cr3tP4ss@github.com/org/repo.git"),
+            "password in a URL",
+        ),
         (fake("DB_PASSWORD=", "Xk9#mP2$qL7v"), "secret assignment"),
-        (fake("{\"api_key\": \"", "9f8e7d6c5b4aZYXW\"}"), "secret assignment"),
+        (
+            fake("{\"api_key\": \"", "9f8e7d6c5b4aZYXW\"}"),
+            "secret assignment",
+        ),
         (fake("token: ", "Zq8Rt5Lm2Np7Kx4W"), "secret assignment"),
-        (fake("blob ", "Zq8Rt5Lm2Np7Kx4WvB9cD3eF6gH1jK0L"), "high-entropy string"),
+        (
+            fake("blob ", "Zq8Rt5Lm2Np7Kx4WvB9cD3eF6gH1jK0L"),
+            "high-entropy string",
+        ),
     ];
     for (text, kind) in cases {
         assert_eq!(kinds(&text), [kind], "{text}");
@@ -63,11 +114,19 @@ fn redaction_never_keeps_the_secret() {
     let password = "Xk9#mP2$qL7v";
     let text = format!("curl -H 'Authorization: token {token}' -d password={password} https://api");
     let (clean, findings) = redact(&text);
-    assert!(!clean.contains(&token) && !clean.contains(password), "{clean}");
-    assert_eq!(clean, "curl -H 'Authorization: token [REDACTED GitHub token ghp_…(40 chars)]' -d password=[REDACTED secret assignment …(12 chars)] https://api");
+    assert!(
+        !clean.contains(&token) && !clean.contains(password),
+        "{clean}"
+    );
+    assert_eq!(
+        clean,
+        "curl -H 'Authorization: token [REDACTED GitHub token ghp_…(40 chars)]' -d password=[REDACTED secret assignment …(12 chars)] https://api"
+    );
     assert_eq!(findings.len(), 2);
     for finding in &findings {
-        assert!(!finding.describe().contains(&token[4..]) && !finding.describe().contains(password));
+        assert!(
+            !finding.describe().contains(&token[4..]) && !finding.describe().contains(password)
+        );
     }
     let (same, none) = redact("nothing to see");
     assert_eq!((same.as_str(), none.len()), ("nothing to see", 0));
@@ -75,7 +134,11 @@ fn redaction_never_keeps_the_secret() {
 
 #[test]
 fn ranges_are_char_boundaries_in_any_text() {
-    let text = format!("é🙂 ключ token={} ✓ {}", "Zq8Rt5Lm2Np7Kx4WvB9c", fake("AKIA", "IOSFODNN7EXAMPLQ"));
+    let text = format!(
+        "é🙂 ключ token={} ✓ {}",
+        "Zq8Rt5Lm2Np7Kx4WvB9c",
+        fake("AKIA", "IOSFODNN7EXAMPLQ")
+    );
     let (clean, findings) = redact(&text);
     assert_eq!(findings.len(), 2, "{clean}");
     assert!(clean.starts_with("é🙂"));

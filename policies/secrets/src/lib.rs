@@ -33,7 +33,11 @@ pub struct Secrets {
 
 impl Default for Secrets {
     fn default() -> Secrets {
-        Secrets { action: Action::Block, allow_kinds: Vec::new(), allow: Vec::new() }
+        Secrets {
+            action: Action::Block,
+            allow_kinds: Vec::new(),
+            allow: Vec::new(),
+        }
     }
 }
 
@@ -41,12 +45,18 @@ impl Secrets {
     /// The policy configured by `[hooks.config]` (JSON text).
     pub fn from_config(json: &str) -> Result<Secrets, OptionError> {
         let options = Options::parse(json, OPTIONS)?;
-        let action = match options.choice("action", &["block", "ask", "warn"])?.as_deref() {
+        let action = match options
+            .choice("action", &["block", "ask", "warn"])?
+            .as_deref()
+        {
             Some("ask") => Action::Ask,
             Some("warn") => Action::Warn,
             _ => Action::Block,
         };
-        let mut secrets = Secrets { action, ..Secrets::default() };
+        let mut secrets = Secrets {
+            action,
+            ..Secrets::default()
+        };
         for entry in options.strings("allow")?.unwrap_or_default() {
             if entry.trim().is_empty() {
                 return Err(OptionError("option `allow` holds an empty pattern".into()));
@@ -72,7 +82,12 @@ impl Secrets {
         find(text)
             .into_iter()
             .filter(|f| !self.allow_kinds.iter().any(|k| k == f.kind))
-            .filter(|f| !self.allow.iter().any(|pattern| glob(pattern, &text[f.start..f.end])))
+            .filter(|f| {
+                !self
+                    .allow
+                    .iter()
+                    .any(|pattern| glob(pattern, &text[f.start..f.end]))
+            })
             .collect()
     }
 
@@ -144,14 +159,25 @@ impl Hook for SecretsPolicy {
             return Verdict::allow();
         }
         let (place, text, can_ask) = match event.name() {
-            "UserPromptSubmit" => ("the prompt".to_string(), event.str_field("prompt").unwrap_or_default(), false),
+            "UserPromptSubmit" => (
+                "the prompt".to_string(),
+                event.str_field("prompt").unwrap_or_default(),
+                false,
+            ),
             "PreToolUse" => match event.tool_call() {
-                Some(call) => (format!("the {} input", call.tool), strings_of(&call.input), true),
+                Some(call) => (
+                    format!("the {} input", call.tool),
+                    strings_of(&call.input),
+                    true,
+                ),
                 None => return Verdict::allow(),
             },
             "PostToolUse" => {
                 let tool = event.tool_name().unwrap_or("tool").to_string();
-                let output = event.field("result").or_else(|| event.field("tool_response")).unwrap_or(Value::Null);
+                let output = event
+                    .field("result")
+                    .or_else(|| event.field("tool_response"))
+                    .unwrap_or(Value::Null);
                 (format!("the {tool} output"), strings_of(&output), false)
             }
             _ => return Verdict::allow(),

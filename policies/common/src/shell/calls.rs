@@ -158,9 +158,7 @@ fn visit_argv<T>(
     f: &mut dyn FnMut(&Call) -> Option<T>,
 ) -> Option<T> {
     let (wrappers, argv) = unwrap(argv);
-    let Some((program, args)) = argv.split_first() else {
-        return None;
-    };
+    let (program, args) = argv.split_first()?;
     let program = program_name(program);
     let mut all_wrappers = outer.to_vec();
     all_wrappers.extend(wrappers);
@@ -240,10 +238,27 @@ fn nested(program: &str, args: &[String], command: &Command) -> Option<Nested> {
             let rest = skip_options(
                 args,
                 &[
-                    "-I", "-i", "-n", "-P", "-d", "-a", "-E", "-e", "-L", "-l", "-s",
-                    "--max-args", "--max-procs", "--delimiter", "--arg-file", "--replace",
-                    "--max-lines", "--max-chars", "--eof",
-                ]);
+                    "-I",
+                    "-i",
+                    "-n",
+                    "-P",
+                    "-d",
+                    "-a",
+                    "-E",
+                    "-e",
+                    "-L",
+                    "-l",
+                    "-s",
+                    "--max-args",
+                    "--max-procs",
+                    "--delimiter",
+                    "--arg-file",
+                    "--replace",
+                    "--max-lines",
+                    "--max-chars",
+                    "--eof",
+                ],
+            );
             (!rest.is_empty()).then(|| Nested::Argv(rest.to_vec(), Via::Xargs))
         }
         "find" => {
@@ -255,19 +270,28 @@ fn nested(program: &str, args: &[String], command: &Command) -> Option<Nested> {
                 .take_while(|a| !matches!(a.as_str(), ";" | "+" | "\\;"))
                 .cloned()
                 .collect();
-            (!inner.is_empty()).then(|| Nested::Argv(inner, Via::FindExec))
+            (!inner.is_empty()).then_some(Nested::Argv(inner, Via::FindExec))
         }
         "docker" | "podman" | "nerdctl" if args.first().is_some_and(|a| a == "exec") => {
             let rest = skip_options(
                 &args[1..],
-                &["-u", "--user", "-e", "--env", "-w", "--workdir", "--env-file", "--detach-keys"],
+                &[
+                    "-u",
+                    "--user",
+                    "-e",
+                    "--env",
+                    "-w",
+                    "--workdir",
+                    "--env-file",
+                    "--detach-keys",
+                ],
             );
             (rest.len() > 1).then(|| Nested::Argv(rest[1..].to_vec(), Via::Remote))
         }
         "kubectl" | "oc" if args.iter().any(|a| a == "exec") => {
             let dashes = args.iter().position(|a| a == "--")?;
             let inner = args[dashes + 1..].to_vec();
-            (!inner.is_empty()).then(|| Nested::Argv(inner, Via::Remote))
+            (!inner.is_empty()).then_some(Nested::Argv(inner, Via::Remote))
         }
         "ssh" => {
             let rest = skip_options(
@@ -275,7 +299,8 @@ fn nested(program: &str, args: &[String], command: &Command) -> Option<Nested> {
                 &[
                     "-b", "-c", "-D", "-E", "-e", "-F", "-I", "-i", "-J", "-L", "-l", "-m", "-O",
                     "-o", "-p", "-Q", "-R", "-S", "-W", "-w",
-                ]);
+                ],
+            );
             (rest.len() > 1).then(|| Nested::Script(rest[1..].join(" "), Via::Remote))
         }
         _ => None,
@@ -294,7 +319,10 @@ fn shell_script(args: &[String]) -> Option<String> {
         }
         if arg == "-c" || arg == "-Command" || arg == "-command" {
             has_c = true;
-        } else if matches!(arg.as_str(), "-o" | "+o" | "-O" | "+O" | "--rcfile" | "--init-file") {
+        } else if matches!(
+            arg.as_str(),
+            "-o" | "+o" | "-O" | "+O" | "--rcfile" | "--init-file"
+        ) {
             i += 1;
         } else if let Some(cluster) = arg.strip_prefix('-').filter(|c| !c.starts_with('-')) {
             has_c |= cluster.contains('c');
@@ -331,7 +359,11 @@ fn skip_options<'a>(args: &'a [String], with_value: &[&str]) -> &'a [String] {
         if !arg.starts_with('-') || arg == "-" {
             break;
         }
-        i += if with_value.contains(&arg.as_str()) { 2 } else { 1 };
+        i += if with_value.contains(&arg.as_str()) {
+            2
+        } else {
+            1
+        };
     }
     args.get(i..).unwrap_or_default()
 }
@@ -345,7 +377,13 @@ pub fn program_name(word: &str) -> String {
 
 /// Wrappers and the options that take a value, for each.
 const WRAPPERS: &[(&str, &[&str])] = &[
-    ("sudo", &["-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U", "-T", "--user", "--group", "--chdir", "--prompt", "--host"]),
+    (
+        "sudo",
+        &[
+            "-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U", "-T", "--user", "--group",
+            "--chdir", "--prompt", "--host",
+        ],
+    ),
     ("doas", &["-u", "-C"]),
     ("command", &[]),
     ("builtin", &[]),
@@ -362,7 +400,12 @@ const WRAPPERS: &[(&str, &[&str])] = &[
     ("torsocks", &[]),
     ("proxychains", &["-f"]),
     ("proxychains4", &["-f"]),
-    ("strace", &["-o", "-e", "-p", "-s", "-u", "-E", "-a", "-b", "-I", "-O", "-S", "-X"]),
+    (
+        "strace",
+        &[
+            "-o", "-e", "-p", "-s", "-u", "-E", "-a", "-b", "-I", "-O", "-S", "-X",
+        ],
+    ),
     ("ltrace", &["-o", "-e", "-p", "-s", "-u", "-E", "-a", "-n"]),
     ("xvfb-run", &["-a", "-n", "-s", "-f", "-e", "-p"]),
 ];
@@ -436,8 +479,8 @@ pub fn unwrap(argv: &[String]) -> (Vec<String>, Vec<String>) {
             "uv" | "poetry" | "pipenv" | "pdm" | "hatch" | "rye"
                 if args.first().is_some_and(|a| a == "run") =>
             {
-                rest = skip_options(&args[1..], &["--with", "--python", "-p", "--env", "-e"])
-                    .to_vec();
+                rest =
+                    skip_options(&args[1..], &["--with", "--python", "-p", "--env", "-e"]).to_vec();
             }
             "bundle" if args.first().is_some_and(|a| a == "exec") => rest = args[1..].to_vec(),
             _ => {
@@ -453,7 +496,11 @@ pub fn unwrap(argv: &[String]) -> (Vec<String>, Vec<String>) {
                     if !arg.starts_with('-') {
                         break;
                     }
-                    i += if with_value.contains(&arg.as_str()) { 2 } else { 1 };
+                    i += if with_value.contains(&arg.as_str()) {
+                        2
+                    } else {
+                        1
+                    };
                 }
                 // `nice -5 cmd` and `nice -n5 cmd` need nothing more.
                 rest = args.get(i..).unwrap_or_default().to_vec();

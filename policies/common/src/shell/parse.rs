@@ -41,7 +41,9 @@ pub(super) fn parse_at(src: &str, depth: usize) -> Script {
 fn fill_heredocs(script: &mut Script, bodies: &[String]) {
     for command in &mut script.commands {
         if let Input::Heredoc(slot) = &command.stdin
-            && let Some(index) = slot.strip_prefix('\0').and_then(|n| n.parse::<usize>().ok())
+            && let Some(index) = slot
+                .strip_prefix('\0')
+                .and_then(|n| n.parse::<usize>().ok())
         {
             command.stdin = Input::Heredoc(bodies.get(index).cloned().unwrap_or_default());
         }
@@ -75,8 +77,8 @@ pub(super) struct Parser {
 
 /// Words that open or close compound commands; at the start of a command they are dropped.
 const SKIPPED_RESERVED: &[&str] = &[
-    "if", "then", "else", "elif", "fi", "do", "done", "while", "until", "!", "{", "}",
-    "esac", "coproc",
+    "if", "then", "else", "elif", "fi", "do", "done", "while", "until", "!", "{", "}", "esac",
+    "coproc",
 ];
 /// Words that start a command whose own words are not a command (`for x in a b`).
 const HEADER_RESERVED: &[&str] = &["for", "select", "case", "function"];
@@ -210,8 +212,7 @@ impl Parser {
             self.simple_into(&mut trailing);
             for command in &mut commands[start..] {
                 command.redirects.extend(trailing.redirects.iter().cloned());
-                if matches!(command.stdin, Input::Inherited) && trailing.stdin != Input::Inherited
-                {
+                if matches!(command.stdin, Input::Inherited) && trailing.stdin != Input::Inherited {
                     command.stdin = trailing.stdin.clone();
                 }
             }

@@ -4,7 +4,9 @@
 
 use policy_common::shell::{Call, Via};
 
-use super::{Flags, Hit, LineState, block_device, dangerous_target, hit, startup_file, system_file};
+use super::{
+    Flags, Hit, LineState, block_device, dangerous_target, hit, startup_file, system_file,
+};
 
 /// The `filesystem` pack.
 pub fn filesystem(call: &Call, state: &LineState) -> Option<Hit> {
@@ -12,19 +14,37 @@ pub fn filesystem(call: &Call, state: &LineState) -> Option<Hit> {
         "rm" | "unlink" | "rimraf" | "trash" => rm(call, state),
         "find" => find(call),
         "rsync" => {
-            let flags = Flags::parse(call.args, &["-e", "--rsh", "--exclude", "--include", "--filter"]);
-            let deletes = flags.long("delete") || flags.long("delete-before") || flags.long("delete-after") || flags.long("delete-during");
+            let flags = Flags::parse(
+                call.args,
+                &["-e", "--rsh", "--exclude", "--include", "--filter"],
+            );
+            let deletes = flags.long("delete")
+                || flags.long("delete-before")
+                || flags.long("delete-after")
+                || flags.long("delete-during");
             let target = flags.operands.last()?;
             if deletes && let Some(what) = dangerous_target(target) {
-                return hit("rsync-delete", format!("rsync --delete onto {target} ({what})"));
+                return hit(
+                    "rsync-delete",
+                    format!("rsync --delete onto {target} ({what})"),
+                );
             }
             None
         }
         "mv" => {
             let flags = Flags::parse(call.args, &["-t", "--target-directory", "-S", "--suffix"]);
             let (last, sources) = flags.operands.split_last()?;
-            if let Some(source) = sources.iter().find(|s| dangerous_target(s).is_some_and(|w| w != "the whole working directory" || **s == ".")) {
-                return hit("mv-away", format!("mv moves away {source} ({})", dangerous_target(source).unwrap_or_default()));
+            if let Some(source) = sources.iter().find(|s| {
+                dangerous_target(s)
+                    .is_some_and(|w| w != "the whole working directory" || **s == ".")
+            }) {
+                return hit(
+                    "mv-away",
+                    format!(
+                        "mv moves away {source} ({})",
+                        dangerous_target(source).unwrap_or_default()
+                    ),
+                );
             }
             if *last == "/dev/null" {
                 return hit("mv-away", "mv into /dev/null destroys the files");
@@ -37,9 +57,13 @@ pub fn filesystem(call: &Call, state: &LineState) -> Option<Hit> {
 
 fn rm(call: &Call, state: &LineState) -> Option<Hit> {
     let flags = Flags::parse(call.args, &[]);
-    let recursive = flags.short('r') || flags.short('R') || flags.long("recursive") || call.program == "rimraf";
+    let recursive =
+        flags.short('r') || flags.short('R') || flags.long("recursive") || call.program == "rimraf";
     if flags.long("no-preserve-root") {
-        return hit("rm-recursive", "rm --no-preserve-root deletes the root filesystem");
+        return hit(
+            "rm-recursive",
+            "rm --no-preserve-root deletes the root filesystem",
+        );
     }
     if !recursive {
         return None;
@@ -58,7 +82,10 @@ fn rm(call: &Call, state: &LineState) -> Option<Hit> {
                 (Some(dir), true) => dangerous_target(dir).unwrap_or(what),
                 _ => what,
             };
-            return hit("rm-recursive", format!("recursive delete of {operand} ({what})"));
+            return hit(
+                "rm-recursive",
+                format!("recursive delete of {operand} ({what})"),
+            );
         }
     }
     if flags.operands.is_empty() && call.via == Via::Xargs {
@@ -68,7 +95,10 @@ fn rm(call: &Call, state: &LineState) -> Option<Hit> {
             if matches!(program.as_str(), "ls" | "find" | "echo" | "printf" | "cat")
                 && let Some(target) = fed.operands.iter().find(|a| dangerous_target(a).is_some())
             {
-                return hit("rm-recursive", format!("recursive delete of what {program} lists in {target}"));
+                return hit(
+                    "rm-recursive",
+                    format!("recursive delete of what {program} lists in {target}"),
+                );
             }
         }
     }
@@ -90,16 +120,38 @@ fn find(call: &Call) -> Option<Hit> {
         .iter()
         .take_while(|a| !a.starts_with('-') && !matches!(a.as_str(), "(" | "!" | "\\("))
         .collect();
-    let roots: Vec<&str> = if roots.is_empty() { vec!["."] } else { roots.iter().map(|s| s.as_str()).collect() };
+    let roots: Vec<&str> = if roots.is_empty() {
+        vec!["."]
+    } else {
+        roots.iter().map(|s| s.as_str()).collect()
+    };
     let filtered = args.windows(2).any(|w| {
-        matches!(w[0].as_str(), "-name" | "-iname" | "-path" | "-ipath" | "-regex" | "-iregex" | "-wholename" | "-newer" | "-mtime" | "-mmin" | "-user" | "-size" | "-empty")
-            && !matches!(w[1].as_str(), "*" | "*.*" | ".*")
+        matches!(
+            w[0].as_str(),
+            "-name"
+                | "-iname"
+                | "-path"
+                | "-ipath"
+                | "-regex"
+                | "-iregex"
+                | "-wholename"
+                | "-newer"
+                | "-mtime"
+                | "-mmin"
+                | "-user"
+                | "-size"
+                | "-empty"
+        ) && !matches!(w[1].as_str(), "*" | "*.*" | ".*")
     });
     for root in roots {
-        let Some(what) = dangerous_target(root) else { continue };
-        let wholesale = matches!(what, "the root filesystem" | "the home directory" | "a system directory");
-        if !filtered || (wholesale && !filtered) {
-            return hit("find-delete", format!("find deletes everything under {root} ({what})"));
+        let Some(what) = dangerous_target(root) else {
+            continue;
+        };
+        if !filtered {
+            return hit(
+                "find-delete",
+                format!("find deletes everything under {root} ({what})"),
+            );
         }
     }
     None
@@ -113,14 +165,38 @@ pub fn system(call: &Call) -> Option<Hit> {
             continue;
         }
         if let Some(what) = system_file(target) {
-            return hit("overwrite-system-file", format!("redirection writes {target} ({what})"));
+            return hit(
+                "overwrite-system-file",
+                format!("redirection writes {target} ({what})"),
+            );
         }
         if startup_file(target) && redirect.op == policy_common::shell::RedirectOp::Write {
-            return hit("overwrite-system-file", format!("redirection replaces {target} (a shell startup file)"));
+            return hit(
+                "overwrite-system-file",
+                format!("redirection replaces {target} (a shell startup file)"),
+            );
         }
     }
     let program = call.program;
-    let flags = Flags::parse(call.args, &["-t", "--target-directory", "-m", "--mode", "-o", "-g", "-S", "-s", "--size", "-e", "--expression", "-f", "-n", "-u"]);
+    let flags = Flags::parse(
+        call.args,
+        &[
+            "-t",
+            "--target-directory",
+            "-m",
+            "--mode",
+            "-o",
+            "-g",
+            "-S",
+            "-s",
+            "--size",
+            "-e",
+            "--expression",
+            "-f",
+            "-n",
+            "-u",
+        ],
+    );
     match program {
         "tee" | "cp" | "mv" | "install" | "ln" | "truncate" => {
             let targets: Vec<&str> = match program {
@@ -129,44 +205,87 @@ pub fn system(call: &Call) -> Option<Hit> {
             };
             for target in targets {
                 if let Some(what) = system_file(target) {
-                    return hit("overwrite-system-file", format!("{program} writes {target} ({what})"));
+                    return hit(
+                        "overwrite-system-file",
+                        format!("{program} writes {target} ({what})"),
+                    );
                 }
                 if startup_file(target) && program != "tee" {
-                    return hit("overwrite-system-file", format!("{program} replaces {target} (a shell startup file)"));
+                    return hit(
+                        "overwrite-system-file",
+                        format!("{program} replaces {target} (a shell startup file)"),
+                    );
                 }
             }
             None
         }
         "sed" | "perl" if flags.short('i') || flags.long("in-place") => {
             let target = flags.operands.iter().find(|o| system_file(o).is_some())?;
-            hit("overwrite-system-file", format!("{program} -i edits {target} in place"))
+            hit(
+                "overwrite-system-file",
+                format!("{program} -i edits {target} in place"),
+            )
         }
         "dd" => {
             let target = call.args.iter().find_map(|a| a.strip_prefix("of="))?;
             let what = system_file(target)?;
-            hit("overwrite-system-file", format!("dd writes {target} ({what})"))
+            hit(
+                "overwrite-system-file",
+                format!("dd writes {target} ({what})"),
+            )
         }
         "chmod" | "chown" | "chgrp" => permissions(call, &flags),
-        "shutdown" | "reboot" | "halt" | "poweroff" => hit("power", format!("{program} stops the machine")),
-        "init" | "telinit" if flags.operands.first().is_some_and(|r| *r == "0" || *r == "6") => hit("power", "init 0/6 stops the machine"),
+        "shutdown" | "reboot" | "halt" | "poweroff" => {
+            hit("power", format!("{program} stops the machine"))
+        }
+        "init" | "telinit"
+            if flags
+                .operands
+                .first()
+                .is_some_and(|r| *r == "0" || *r == "6") =>
+        {
+            hit("power", "init 0/6 stops the machine")
+        }
         "systemctl" => {
             let verb = flags.operands.first()?;
-            if matches!(*verb, "poweroff" | "reboot" | "halt" | "kexec" | "emergency" | "rescue") {
+            if matches!(
+                *verb,
+                "poweroff" | "reboot" | "halt" | "kexec" | "emergency" | "rescue"
+            ) {
                 return hit("power", format!("systemctl {verb} stops the machine"));
             }
             let unit = flags.operands.get(1)?;
-            (matches!(*verb, "stop" | "disable" | "mask") && (unit.starts_with("ssh") || unit.starts_with("network") || unit.starts_with("systemd-networkd")))
-                .then(|| Hit { rule: "lockout", what: format!("systemctl {verb} {unit} cuts off access to the machine") })
+            (matches!(*verb, "stop" | "disable" | "mask")
+                && (unit.starts_with("ssh")
+                    || unit.starts_with("network")
+                    || unit.starts_with("systemd-networkd")))
+            .then(|| Hit {
+                rule: "lockout",
+                what: format!("systemctl {verb} {unit} cuts off access to the machine"),
+            })
         }
         "kill" | "pkill" | "killall" => {
-            let all = call.args.iter().any(|a| a == "-1") && program == "kill" && call.args.iter().filter(|a| *a == "-1").count() >= 1 && call.args.last().is_some_and(|a| a == "-1");
-            all.then(|| Hit { rule: "kill-all", what: "kill -1 kills every process the user can".into() })
+            let all = call.args.iter().any(|a| a == "-1")
+                && program == "kill"
+                && call.args.iter().filter(|a| *a == "-1").count() >= 1
+                && call.args.last().is_some_and(|a| a == "-1");
+            all.then(|| Hit {
+                rule: "kill-all",
+                what: "kill -1 kills every process the user can".into(),
+            })
         }
         "killall5" => hit("kill-all", "killall5 kills every process"),
-        "iptables" | "ip6tables" | "nft" if call.args.iter().any(|a| a == "-F" || a == "--flush" || a == "flush") => {
+        "iptables" | "ip6tables" | "nft"
+            if call
+                .args
+                .iter()
+                .any(|a| a == "-F" || a == "--flush" || a == "flush") =>
+        {
             hit("lockout", format!("{program} flushes the firewall rules"))
         }
-        "crontab" if flags.short('r') => hit("crontab-remove", "crontab -r deletes every scheduled job"),
+        "crontab" if flags.short('r') => {
+            hit("crontab-remove", "crontab -r deletes every scheduled job")
+        }
         "userdel" | "deluser" => hit("delete-user", format!("{program} deletes an account")),
         "passwd" if flags.short('d') => hit("delete-user", "passwd -d removes a password"),
         _ => None,
@@ -176,12 +295,28 @@ pub fn system(call: &Call) -> Option<Hit> {
 fn permissions(call: &Call, flags: &Flags) -> Option<Hit> {
     let recursive = flags.short('R') || flags.long("recursive");
     let program = call.program;
-    let mode = if program == "chmod" { flags.operands.first().copied() } else { None };
+    let mode = if program == "chmod" {
+        flags.operands.first().copied()
+    } else {
+        None
+    };
     let targets = flags.operands.get(1..).unwrap_or_default();
-    if recursive && let Some(target) = targets.iter().find(|t| dangerous_target(t).is_some() && **t != "." && **t != "*") {
-        return hit("permissions", format!("{program} -R on {target} ({})", dangerous_target(target).unwrap_or_default()));
+    if recursive
+        && let Some(target) = targets
+            .iter()
+            .find(|t| dangerous_target(t).is_some() && **t != "." && **t != "*")
+    {
+        return hit(
+            "permissions",
+            format!(
+                "{program} -R on {target} ({})",
+                dangerous_target(target).unwrap_or_default()
+            ),
+        );
     }
-    let setuid = mode.is_some_and(|m| m.contains("+s") || (m.len() == 4 && (m.starts_with('4') || m.starts_with('6'))));
+    let setuid = mode.is_some_and(|m| {
+        m.contains("+s") || (m.len() == 4 && (m.starts_with('4') || m.starts_with('6')))
+    });
     if setuid && let Some(target) = targets.iter().find(|t| system_file(t).is_some()) {
         return hit("permissions", format!("chmod sets setuid on {target}"));
     }
@@ -205,7 +340,10 @@ pub fn fork_bomb_call(call: &Call) -> Option<Hit> {
         "perl" | "ruby" | "node" => "-e",
         _ => return None,
     };
-    let at = call.args.iter().position(|a| a == code_option || (a.starts_with('-') && !a.starts_with("--") && a.ends_with(&code_option[1..])))?;
+    let at = call.args.iter().position(|a| {
+        a == code_option
+            || (a.starts_with('-') && !a.starts_with("--") && a.ends_with(&code_option[1..]))
+    })?;
     fork_bomb_in(call.args.get(at + 1)?)
 }
 
@@ -253,16 +391,30 @@ fn fork_bomb_in(line: &str) -> Option<Hit> {
             .collect();
         let body = &search[at + 3..];
         let name = name.strip_prefix("function").unwrap_or(&name);
-        if !name.is_empty() && (body.contains(&format!("{name}|{name}&")) || body.contains(&format!("{name}|{name}")) && body.contains('&')) {
-            return hit("fork-bomb", "a function that spawns itself endlessly (fork bomb)");
+        if !name.is_empty()
+            && (body.contains(&format!("{name}|{name}&"))
+                || body.contains(&format!("{name}|{name}")) && body.contains('&'))
+        {
+            return hit(
+                "fork-bomb",
+                "a function that spawns itself endlessly (fork bomb)",
+            );
         }
         search = &search[at + 3..];
     }
-    let endless = compact.contains("whiletrue;do") || compact.contains("while:;do") || compact.contains("for((;;));do");
+    let endless = compact.contains("whiletrue;do")
+        || compact.contains("while:;do")
+        || compact.contains("for((;;));do");
     if endless && (compact.contains("&done") || compact.contains("&;done")) {
-        return hit("fork-bomb", "an endless loop that starts background processes (fork bomb)");
+        return hit(
+            "fork-bomb",
+            "an endless loop that starts background processes (fork bomb)",
+        );
     }
-    if compact.contains("forkwhilefork") || line.contains("fork while fork") || (compact.contains("os.fork()") && compact.contains("whileTrue")) {
+    if compact.contains("forkwhilefork")
+        || line.contains("fork while fork")
+        || (compact.contains("os.fork()") && compact.contains("whileTrue"))
+    {
         return hit("fork-bomb", "an endless fork loop (fork bomb)");
     }
     None
@@ -273,22 +425,36 @@ pub fn spawn_flood(call: &Call) -> Option<Hit> {
     if call.program != "xargs" {
         return None;
     }
-    let unbounded = call.args.windows(2).any(|w| w[0] == "-P" && w[1] == "0") || call.args.iter().any(|a| a == "-P0" || a == "--max-procs=0");
+    let unbounded = call.args.windows(2).any(|w| w[0] == "-P" && w[1] == "0")
+        || call.args.iter().any(|a| a == "-P0" || a == "--max-procs=0");
     let endless = call.upstream().iter().any(|(p, _)| p == "yes");
-    (unbounded && endless).then(|| Hit { rule: "fork-bomb", what: "yes | xargs -P 0 starts processes without end".into() })
+    (unbounded && endless).then(|| Hit {
+        rule: "fork-bomb",
+        what: "yes | xargs -P 0 starts processes without end".into(),
+    })
 }
 
 /// A write onto a block device through a redirection (`> /dev/sda`) or a copying program.
 pub fn device_write(call: &Call) -> Option<Hit> {
     for redirect in &call.command.redirects {
         if redirect.writes_file() && block_device(&redirect.target.text) {
-            return hit("device-write", format!("writes onto the device {}", redirect.target.text));
+            return hit(
+                "device-write",
+                format!("writes onto the device {}", redirect.target.text),
+            );
         }
     }
     if matches!(call.program, "cp" | "tee" | "cat" | "pv") {
-        let target = call.args.iter().filter(|a| !a.starts_with('-')).find(|a| block_device(a));
+        let target = call
+            .args
+            .iter()
+            .filter(|a| !a.starts_with('-'))
+            .find(|a| block_device(a));
         if let Some(target) = target.filter(|_| call.program != "cat") {
-            return hit("device-write", format!("{} writes onto the device {target}", call.program));
+            return hit(
+                "device-write",
+                format!("{} writes onto the device {target}", call.program),
+            );
         }
     }
     None

@@ -40,6 +40,7 @@ pub struct LineState {
 
 /// Short flags (`-rf` → `r`, `f`) and long flags (`--force`) of `args` up to `--`, and the
 /// operands (everything else; after `--`, everything).
+#[derive(Debug)]
 pub struct Flags<'a> {
     short: String,
     long: Vec<&'a str>,
@@ -93,22 +94,63 @@ impl<'a> Flags<'a> {
 
 /// Home directory spellings.
 pub fn is_home(path: &str) -> bool {
-    matches!(path, "~" | "$HOME" | "${HOME}" | "~/" | "$HOME/" | "${HOME}/")
+    matches!(
+        path,
+        "~" | "$HOME" | "${HOME}" | "~/" | "$HOME/" | "${HOME}/"
+    )
 }
 
 /// Top-level directories of the system whose contents an agent must never delete wholesale.
 const SYSTEM_DIRS: &[&str] = &[
-    "etc", "usr", "bin", "sbin", "lib", "lib32", "lib64", "libx32", "var", "boot", "home", "root",
-    "opt", "srv", "sys", "proc", "dev", "snap", "mnt", "media", "Users", "System", "Library",
-    "Applications", "private", "Volumes", "nix",
+    "etc",
+    "usr",
+    "bin",
+    "sbin",
+    "lib",
+    "lib32",
+    "lib64",
+    "libx32",
+    "var",
+    "boot",
+    "home",
+    "root",
+    "opt",
+    "srv",
+    "sys",
+    "proc",
+    "dev",
+    "snap",
+    "mnt",
+    "media",
+    "Users",
+    "System",
+    "Library",
+    "Applications",
+    "private",
+    "Volumes",
+    "nix",
 ];
 /// Of those, the ones whose every file matters.
-const SYSTEM_DIRS_WHOLE: &[&str] = &["etc", "boot", "bin", "sbin", "lib", "lib64", "usr", "System"];
+const SYSTEM_DIRS_WHOLE: &[&str] = &[
+    "etc", "boot", "bin", "sbin", "lib", "lib64", "usr", "System",
+];
 
 /// One-level home directories that are caches, safe to delete.
 const HOME_CACHES: &[&str] = &[
-    ".cache", ".npm", ".yarn", ".pnpm-store", ".m2", ".gradle", ".cargo/registry", ".cargo/git",
-    ".rustup/tmp", ".nuget", ".bun", ".deno", ".local/share/Trash", "go/pkg",
+    ".cache",
+    ".npm",
+    ".yarn",
+    ".pnpm-store",
+    ".m2",
+    ".gradle",
+    ".cargo/registry",
+    ".cargo/git",
+    ".rustup/tmp",
+    ".nuget",
+    ".bun",
+    ".deno",
+    ".local/share/Trash",
+    "go/pkg",
 ];
 
 /// Why deleting `operand` recursively (or overwriting it wholesale) destroys what is not the
@@ -200,8 +242,14 @@ pub fn startup_file(path: &str) -> bool {
     let canonical = policy_common::paths::canonical(path, None);
     matches!(
         canonical.as_str(),
-        "~/.bashrc" | "~/.bash_profile" | "~/.profile" | "~/.zshrc" | "~/.zprofile" | "~/.zshenv"
-            | "~/.bash_login" | "~/.config/fish/config.fish"
+        "~/.bashrc"
+            | "~/.bash_profile"
+            | "~/.profile"
+            | "~/.zshrc"
+            | "~/.zprofile"
+            | "~/.zshenv"
+            | "~/.bash_login"
+            | "~/.config/fish/config.fish"
     )
 }
 
@@ -221,8 +269,19 @@ pub fn block_device(path: &str) -> bool {
 
 /// Programs that fetch from the network.
 pub const DOWNLOADERS: &[&str] = &[
-    "curl", "wget", "fetch", "http", "https", "xh", "aria2c", "iwr", "irm", "invoke-webrequest",
-    "invoke-restmethod", "lwp-request", "gh",
+    "curl",
+    "wget",
+    "fetch",
+    "http",
+    "https",
+    "xh",
+    "aria2c",
+    "iwr",
+    "irm",
+    "invoke-webrequest",
+    "invoke-restmethod",
+    "lwp-request",
+    "gh",
 ];
 
 /// The call's program reads commands or code from its arguments or stdin.
@@ -231,8 +290,18 @@ pub fn is_interpreter(program: &str) -> bool {
         || program.starts_with("python")
         || matches!(
             program,
-            "perl" | "ruby" | "node" | "php" | "bun" | "deno" | "lua" | "iex" | "invoke-expression"
-                | "osascript" | "tclsh" | "busybox"
+            "perl"
+                | "ruby"
+                | "node"
+                | "php"
+                | "bun"
+                | "deno"
+                | "lua"
+                | "iex"
+                | "invoke-expression"
+                | "osascript"
+                | "tclsh"
+                | "busybox"
         )
 }
 
