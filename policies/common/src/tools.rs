@@ -8,6 +8,8 @@
 //! This mirrors the `ToolCall::kind()`, `shell()`, `paths()`, `contents()`, `urls()` accessors
 //! planned for hook-sdk (the `hookhost-tools` crate): when they land, this module becomes a thin
 //! call to them and no policy changes.
+//!
+//! (Over 400 lines with its tests: the name table is one place by design.)
 
 use serde_json::Value;
 

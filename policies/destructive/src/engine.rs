@@ -191,7 +191,7 @@ impl Policy {
     /// The first rule `command` breaks, or `None` when it may run.
     pub fn check(&self, command: &str) -> Option<Finding> {
         if self.on("system")
-            && let Some(hit) = rules::filesystem::fork_bomb(command)
+            && let Some(hit) = rules::system::fork_bomb(command)
             && let Some(finding) = self.finding("system", hit)
         {
             return Some(finding);
@@ -219,10 +219,10 @@ impl Policy {
         }
         let checks: [(&'static str, &dyn Fn() -> Option<Hit>); 14] = [
             ("filesystem", &|| rules::filesystem::filesystem(call, state)),
-            ("system", &|| rules::filesystem::system(call)),
-            ("system", &|| rules::filesystem::spawn_flood(call)),
-            ("system", &|| rules::filesystem::fork_bomb_call(call)),
-            ("disks", &|| rules::filesystem::device_write(call)),
+            ("system", &|| rules::system::system(call)),
+            ("system", &|| rules::system::spawn_flood(call)),
+            ("system", &|| rules::system::fork_bomb_call(call)),
+            ("disks", &|| rules::system::device_write(call)),
             ("disks", &|| rules::cloud::disks(call)),
             ("git", &|| rules::git::git(call)),
             ("database", &|| rules::data::database(call)),

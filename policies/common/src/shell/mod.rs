@@ -13,6 +13,7 @@
 pub mod calls;
 mod parse;
 mod word;
+pub mod wrappers;
 
 pub use calls::{Call, Via, visit};
 pub use parse::parse;

@@ -2,6 +2,9 @@
 //! subshells and groups, simple commands with their assignments and redirections, heredocs,
 //! and the reserved words of compound commands (skipped, so `if x; then rm -rf /; fi` runs
 //! `x` and `rm -rf /`). Words themselves are read in `word.rs`.
+//!
+//! (Over 400 lines: the command grammar reads best in one place; the word grammar is
+//! `word.rs`.)
 
 use super::{Command, Input, Redirect, RedirectOp, Script, Word};
 

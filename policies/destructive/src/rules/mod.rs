@@ -8,6 +8,7 @@ pub mod data;
 pub mod filesystem;
 pub mod git;
 pub mod remote;
+pub mod system;
 
 use policy_common::shell::Call;
 
