@@ -4,7 +4,7 @@
 //! `flock -c`, a heredoc or here-string fed to a shell), `xargs CMD`, `find -exec CMD ;`,
 //! `ssh host CMD`, and every command substitution. A policy looks at each [`Call`].
 
-use super::wrappers::{program_name, unwrap};
+use super::wrappers::{program_name, skip_options, unwrap};
 use super::{Command, Input, Script};
 
 /// How deep strings given to shells are followed (`bash -c "sh -c '...'"`).
@@ -348,23 +348,4 @@ fn option_value(args: &[String], names: &[&str]) -> Option<String> {
         }
     }
     None
-}
-
-/// `args` after the leading options; `with_value` are the options that take a value.
-pub(super) fn skip_options<'a>(args: &'a [String], with_value: &[&str]) -> &'a [String] {
-    let mut i = 0;
-    while let Some(arg) = args.get(i) {
-        if arg == "--" {
-            return &args[i + 1..];
-        }
-        if !arg.starts_with('-') || arg == "-" {
-            break;
-        }
-        i += if with_value.contains(&arg.as_str()) {
-            2
-        } else {
-            1
-        };
-    }
-    args.get(i..).unwrap_or_default()
 }

@@ -3,8 +3,6 @@
 //! `stdbuf`, `nohup`, `setsid`, `time`, `command`, `exec`, `strace`, `busybox`, `uv run`,
 //! `bundle exec`, and paths (`/bin/rm` is `rm`).
 
-use super::calls::skip_options;
-
 /// The last component of a program path, lowercased; `\rm` and `"rm"` are already `rm`.
 pub fn program_name(word: &str) -> String {
     let name = word.rsplit('/').next().unwrap_or(word);
@@ -157,4 +155,23 @@ fn is_assignment(word: &str) -> bool {
         }
         None => false,
     }
+}
+
+/// `args` after the leading options; `with_value` are the options that take a value.
+pub(super) fn skip_options<'a>(args: &'a [String], with_value: &[&str]) -> &'a [String] {
+    let mut i = 0;
+    while let Some(arg) = args.get(i) {
+        if arg == "--" {
+            return &args[i + 1..];
+        }
+        if !arg.starts_with('-') || arg == "-" {
+            break;
+        }
+        i += if with_value.contains(&arg.as_str()) {
+            2
+        } else {
+            1
+        };
+    }
+    args.get(i..).unwrap_or_default()
 }
