@@ -11,6 +11,7 @@ pub mod paths;
 pub mod ralph;
 pub mod shell;
 pub mod tools;
+pub mod wildcard;
 
 #[cfg(test)]
 mod shell_tests;

@@ -24,6 +24,12 @@ pub fn misconfigured(policy: &str, error: &OptionError) -> String {
     format!("policy {policy} is misconfigured, so it blocks everything: [hooks.config]: {error}")
 }
 
+/// The reason of a hook whose contract fails open (seed 002's Ralph hooks): it warns on every
+/// call it would answer, and checks nothing.
+pub fn misconfigured_open(policy: &str, error: &OptionError) -> String {
+    format!("policy {policy} is misconfigured, so it checks nothing: [hooks.config]: {error}")
+}
+
 /// A policy's options, checked against the names it knows.
 #[derive(Debug, Clone)]
 pub struct Options {

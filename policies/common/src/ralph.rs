@@ -5,6 +5,8 @@
 
 use serde_json::Value;
 
+pub use crate::wildcard::matches as glob;
+
 /// A subagent call's parameters, as far as they can be read (best effort: the seed's
 /// `parsed_params`).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -129,16 +131,6 @@ fn push_values(value: &str, into: &mut Vec<String>) {
         if !into.iter().any(|v| v == part) {
             into.push(part.to_string());
         }
-    }
-}
-
-/// `*` matches any text, everything else itself (tool and agent names).
-pub fn glob(pattern: &str, text: &str) -> bool {
-    match pattern.split_once('*') {
-        None => pattern == text,
-        Some((head, tail)) => text.strip_prefix(head).is_some_and(|rest| {
-            (0..=rest.len()).any(|i| rest.is_char_boundary(i) && glob(tail, &rest[i..]))
-        }),
     }
 }
 

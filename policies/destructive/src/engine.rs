@@ -4,6 +4,7 @@
 
 use policy_common::options::{OptionError, Options};
 use policy_common::shell::{self, Call};
+use policy_common::wildcard::matches as glob;
 
 use crate::rules::{self, Hit, LineState};
 
@@ -282,27 +283,4 @@ fn words_match(pattern: &[String], words: &[String]) -> bool {
         (Some((p, prest)), Some((w, wrest))) => glob(p, w) && words_match(prest, wrest),
         _ => false,
     }
-}
-
-/// `*` matches any text (within one word), everything else itself.
-fn glob(pattern: &str, text: &str) -> bool {
-    let parts: Vec<&str> = pattern.split('*').collect();
-    if parts.len() == 1 {
-        return pattern == text;
-    }
-    let (first, last) = (parts[0], parts[parts.len() - 1]);
-    if !text.starts_with(first)
-        || !text[first.len()..].ends_with(last)
-        || text.len() < first.len() + last.len()
-    {
-        return false;
-    }
-    let mut rest = &text[first.len()..text.len() - last.len()];
-    for middle in &parts[1..parts.len() - 1] {
-        match rest.find(middle) {
-            Some(at) => rest = &rest[at + middle.len()..],
-            None => return false,
-        }
-    }
-    true
 }

@@ -12,6 +12,7 @@ use hook_sdk::{Event, Hook, Phase, Verdict};
 use policy_common::options::{OptionError, Options, misconfigured};
 use policy_common::shell::{self, Call};
 use policy_common::tools::Tool;
+use policy_common::wildcard::matches as glob;
 
 /// The options the policy takes.
 pub const OPTIONS: &[&str] = &[
@@ -235,16 +236,6 @@ impl GitSafety {
             }
         }
         None
-    }
-}
-
-/// `*` matches any text (`/` included), everything else itself.
-fn glob(pattern: &str, text: &str) -> bool {
-    match pattern.split_once('*') {
-        None => pattern == text,
-        Some((head, tail)) => text.strip_prefix(head).is_some_and(|rest| {
-            (0..=rest.len()).any(|i| rest.is_char_boundary(i) && glob(tail, &rest[i..]))
-        }),
     }
 }
 

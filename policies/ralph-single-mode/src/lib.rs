@@ -9,7 +9,7 @@
 //! `on_failure = "allow"` so that a crash lets the call through, logged.
 
 use hook_sdk::{Event, Hook, Phase, Verdict};
-use policy_common::options::{OptionError, Options, misconfigured};
+use policy_common::options::{OptionError, Options, misconfigured_open};
 use policy_common::ralph::{Invocation, glob, invocation};
 
 /// The options the hook takes.
@@ -131,10 +131,7 @@ impl Hook for SingleModeGuard {
             Ok(guard) => guard,
             // The contract fails open with a warning.
             Err(error) => {
-                return Verdict::warn(
-                    misconfigured("ralph-single-mode", &error)
-                        .replace("so it blocks everything", "so it checks nothing"),
-                );
+                return Verdict::warn(misconfigured_open("ralph-single-mode", &error));
             }
         };
         let Some(found) = guard.in_scope(&call.tool, &call.input) else {

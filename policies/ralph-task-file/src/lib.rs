@@ -10,7 +10,7 @@
 //! `on_failure = "allow"`.
 
 use hook_sdk::{Event, Hook, Phase, Verdict};
-use policy_common::options::{OptionError, Options, misconfigured};
+use policy_common::options::{OptionError, Options, misconfigured_open};
 use policy_common::ralph::{Invocation, glob, invocation};
 
 /// The options the hook takes.
@@ -147,10 +147,7 @@ impl Hook for TaskFileCheck {
             Ok(check) => check,
             // The contract fails open.
             Err(error) => {
-                return Verdict::warn(
-                    misconfigured("ralph-task-file", &error)
-                        .replace("so it blocks everything", "so it checks nothing"),
-                );
+                return Verdict::warn(misconfigured_open("ralph-task-file", &error));
             }
         };
         let Some(found) = check.in_scope(&call.tool, &call.input) else {

@@ -7,6 +7,7 @@
 use hook_sdk::{Event, Hook, Phase, Verdict};
 use hookhost_redact::{Finding, KINDS, find};
 use policy_common::options::{OptionError, Options, misconfigured};
+use policy_common::wildcard::matches as glob;
 use serde_json::Value;
 
 /// The options the policy takes.
@@ -109,26 +110,6 @@ impl Secrets {
             Action::Warn => Verdict::warn(reason),
         }
     }
-}
-
-/// `*` matches any text, everything else itself.
-fn glob(pattern: &str, text: &str) -> bool {
-    let parts: Vec<&str> = pattern.split('*').collect();
-    if parts.len() == 1 {
-        return pattern == text;
-    }
-    let (first, last) = (parts[0], parts[parts.len() - 1]);
-    if text.len() < first.len() + last.len() || !text.starts_with(first) || !text.ends_with(last) {
-        return false;
-    }
-    let mut rest = &text[first.len()..text.len() - last.len()];
-    for middle in &parts[1..parts.len() - 1] {
-        match rest.find(middle) {
-            Some(at) => rest = &rest[at + middle.len()..],
-            None => return false,
-        }
-    }
-    true
 }
 
 /// Every string in a JSON value, joined by newlines (a tool's input or output).
