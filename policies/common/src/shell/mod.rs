@@ -6,11 +6,13 @@
 //!
 //! [`parse`] gives a [`Script`]; [`calls::visit`] then walks what actually runs, through
 //! wrappers (`sudo`, `env`, `timeout`, ...), shells given a string (`bash -c`, `eval`, a heredoc
-//! fed to `sh`), `xargs`, `find -exec` and `ssh host CMD`.
+//! fed to `sh`), `xargs`, `find -exec`, `ssh host CMD`, and the shell commands in code given to
+//! `python -c`, `node -e`, `perl -e` (`os.system(...)`, `subprocess.run(...)`, `execSync(...)`).
 //!
 //! Nothing here expands variables, globs or aliases: a policy sees `$HOME` and `*` as written.
 
 pub mod calls;
+pub mod code;
 mod parse;
 mod word;
 pub mod wrappers;

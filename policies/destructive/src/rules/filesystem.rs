@@ -47,8 +47,32 @@ pub fn filesystem(call: &Call, state: &LineState) -> Option<Hit> {
             }
             None
         }
-        _ => None,
+        p => code_delete(p, call.args),
     }
+}
+
+/// Recursive deletes in code given on the command line: `shutil.rmtree('/')`,
+/// `fs.rmSync('~', {recursive: true})`, `FileUtils.rm_rf('/')`.
+fn code_delete(program: &str, args: &[String]) -> Option<Hit> {
+    let code = policy_common::shell::code::inline_code(program, args)?;
+    for function in [
+        "rmtree(",
+        "rmSync(",
+        "rm_rf(",
+        "rm_r(",
+        "remove_dir_all(",
+        "rmdirSync(",
+    ] {
+        for literals in policy_common::shell::code::arguments(code, function) {
+            if let Some(target) = literals.first()
+                && let Some(what) = dangerous_target(target)
+            {
+                let name = function.trim_end_matches('(');
+                return hit("rm-recursive", format!("{name} deletes {target} ({what})"));
+            }
+        }
+    }
+    None
 }
 
 fn rm(call: &Call, state: &LineState) -> Option<Hit> {
