@@ -306,6 +306,9 @@ fn placeholder(value: &str) -> bool {
         || value.starts_with('%')
         || value.starts_with('*')
         || value.contains("${")
+        // A call or a path through code (`std::env::var(`, `os.getenv(`): not a literal.
+        || value.contains('(')
+        || value.contains("::")
         || value.contains("{{")
         || lower.starts_with("process.env")
         || lower.starts_with("os.environ")

@@ -94,6 +94,8 @@ fn look_alikes_are_left_alone() {
         "password=${DB_PASSWORD}",
         "password: <your password here>",
         "token = process.env.GITHUB_TOKEN",
+        "let token = std::env::var(\"GITHUB_TOKEN\")?;",
+        "password = os.getenv('DB_PASSWORD')",
         "api_key = \"changeme\"",
         "export TOKEN_FILE=/run/secrets/token",
         "cargo test --workspace --all-features",

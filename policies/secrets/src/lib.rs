@@ -112,7 +112,9 @@ impl Secrets {
     }
 }
 
-/// Every string in a JSON value, joined by newlines (a tool's input or output).
+/// Every string in a JSON value, joined by newlines (a tool's input or output). The text an
+/// edit replaces (`old_string`) is left out: removing a hard-coded secret is what an agent
+/// should be able to do.
 pub fn strings_of(value: &Value) -> String {
     fn walk(value: &Value, out: &mut String) {
         match value {
@@ -121,7 +123,10 @@ pub fn strings_of(value: &Value) -> String {
                 out.push('\n');
             }
             Value::Array(items) => items.iter().for_each(|v| walk(v, out)),
-            Value::Object(map) => map.values().for_each(|v| walk(v, out)),
+            Value::Object(map) => map
+                .iter()
+                .filter(|(key, _)| !matches!(key.as_str(), "old_string" | "old_str" | "oldString"))
+                .for_each(|(_, v)| walk(v, out)),
             _ => {}
         }
     }

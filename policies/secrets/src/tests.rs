@@ -61,6 +61,15 @@ fn each_event_is_scanned_where_its_text_is() {
         Answer::Block("secret in the Bash output: AWS access key AKIA…(20 chars)".into())
     );
 
+    let removal = ToolCall::new(
+        "Edit",
+        json!({"file_path": "src/config.rs", "old_string": format!("let token = \"{}\";", token()), "new_string": "let token = std::env::var(\"GITHUB_TOKEN\")?;"}),
+    );
+    assert_eq!(
+        answer(&Event::new("PreToolUse").with_tool(&removal)),
+        Answer::Allow
+    );
+
     let clean = Event::new("PreToolUse").with_tool(&ToolCall::bash_command("cargo test"));
     assert_eq!(answer(&clean), Answer::Allow);
     let start = Event::new("SessionStart");
