@@ -36,27 +36,41 @@ fn corpus() -> Vec<(bool, bool, String, String)> {
     out
 }
 
+/// The engine's floor on corpus.tsv (the full measurement, beside dcg and the component, is
+/// `cargo run --release -p policy-bench --example quality`): it blocks at least 95% of the
+/// dangerous lines and at most 2% of the everyday ones, in each part.
 #[test]
-fn corpus_misses() {
-    let mut missed = 0;
-    let mut false_blocks = 0;
-    for (held_out, dangerous, category, command) in corpus() {
-        let found = reason(&command);
-        if found.is_some() != dangerous {
-            if dangerous {
-                missed += 1
-            } else {
-                false_blocks += 1
+fn corpus_floor() {
+    for part in [false, true] {
+        let (mut dangerous, mut blocked, mut everyday, mut false_blocks) = (0, 0, 0, 0);
+        for (held_out, is_dangerous, category, command) in corpus() {
+            if held_out != part {
+                continue;
             }
-            if !held_out {
-                println!(
-                    "{}\t{category}\t{command:?}\t{found:?}",
-                    if dangerous { "MISSED" } else { "FALSE" }
-                );
+            let found = reason(&command);
+            if is_dangerous {
+                dangerous += 1;
+                blocked += usize::from(found.is_some());
+            } else {
+                everyday += 1;
+                false_blocks += usize::from(found.is_some());
+            }
+            if found.is_some() != is_dangerous {
+                println!("{category}\t{command:?}\t{found:?}");
             }
         }
+        println!(
+            "held out {part}: {blocked}/{dangerous} dangerous blocked, {false_blocks}/{everyday} everyday blocked"
+        );
+        assert!(
+            blocked * 100 >= dangerous * 95,
+            "held out {part}: {blocked}/{dangerous}"
+        );
+        assert!(
+            false_blocks * 100 <= everyday * 2,
+            "held out {part}: {false_blocks}/{everyday}"
+        );
     }
-    println!("missed {missed}, false blocks {false_blocks}");
 }
 
 fn rule(command: &str) -> Option<String> {
