@@ -11,7 +11,8 @@
 //! cargo run --release -p policy-bench --example quality -- --misses tune   # what the tuned part misses
 //! ```
 //!
-//! `--native-only` skips the component and dcg (a quick loop while writing rules).
+//! `--native-only` skips the component and dcg (a quick loop while writing rules); `--no-dcg`
+//! skips dcg (its columns read 0).
 
 use std::collections::BTreeMap;
 use std::io::Write as _;
@@ -39,6 +40,7 @@ struct Tally {
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let native_only = args.iter().any(|a| a == "--native-only");
+    let no_dcg = args.iter().any(|a| a == "--no-dcg");
     let misses = args
         .iter()
         .position(|a| a == "--misses")
@@ -60,13 +62,17 @@ fn main() {
         )
     } else {
         let wasm = wasm_decisions(crate_dir, &cases);
-        let dcg = Dcg::find(crate_dir);
-        let dcg_default = cases
-            .iter()
-            .map(|c| dcg.blocks(&c.command, false))
-            .collect();
-        let dcg_all = cases.iter().map(|c| dcg.blocks(&c.command, true)).collect();
-        (wasm, dcg_default, dcg_all)
+        if no_dcg {
+            (wasm, vec![false; cases.len()], vec![false; cases.len()])
+        } else {
+            let dcg = Dcg::find(crate_dir);
+            let dcg_default = cases
+                .iter()
+                .map(|c| dcg.blocks(&c.command, false))
+                .collect();
+            let dcg_all = cases.iter().map(|c| dcg.blocks(&c.command, true)).collect();
+            (wasm, dcg_default, dcg_all)
+        }
     };
 
     let disagreements: Vec<&str> = cases
