@@ -76,6 +76,7 @@ fn compact(json: &[u8]) -> Vec<u8> {
 
 fn agent_seeds(repo: &Path, seeds: &mut Seeds) {
     let source = String::from_utf8(read(repo.join("tests/integration/recorded.rs"))).unwrap();
+    let mut n = 0;
     for line in source.lines() {
         let Some(rest) = line.strip_prefix("pub(crate) const ") else { continue };
         let Some((name, _)) = rest.split_once(':') else { continue };
@@ -107,15 +108,15 @@ fn agent_seeds(repo: &Path, seeds: &mut Seeds) {
         };
         let event_index = index(copilot_event);
         let format_index = agent::FORMATS.iter().position(|f| *f == format).unwrap() as u8;
-        // Verdicts: none, block, a rewrite, context (see `agent::canned`).
-        for (verdict, what) in [(0u8, "none"), (5, "block"), (6, "rewrite"), (7, "context")] {
-            seeds.write(
-                "agent",
-                &format!("{name}-{what}").to_lowercase(),
-                &[format_index, event_index, verdict],
-                event.as_bytes(),
-            );
-        }
+        // One verdict per event, in turn: none, block, a rewrite, context (`agent::canned`).
+        let (verdict, what) = [(0u8, "none"), (5, "block"), (6, "rewrite"), (7, "context")][n % 4];
+        n += 1;
+        seeds.write(
+            "agent",
+            &format!("{name}-{what}").to_lowercase(),
+            &[format_index, event_index, verdict],
+            event.as_bytes(),
+        );
     }
 }
 
