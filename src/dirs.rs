@@ -22,7 +22,15 @@ pub fn data_dir() -> Option<PathBuf> {
     own_or_xdg(DATA_DIR_ENV, "XDG_DATA_HOME", ".local/share")
 }
 
-/// The user's hookhost cache directory (each cache has its own variable on top).
+/// The user's hookhost state directory (`$XDG_STATE_HOME/hookhost`, `~/.local/state/hookhost`):
+/// where a decision log a project may not place elsewhere is kept.
+pub fn state_dir() -> Option<PathBuf> {
+    xdg("XDG_STATE_HOME", ".local/state")
+}
+
+/// The user's hookhost cache directory (each cache has its own variable on top): the wasm
+/// runtime's compile cache and the bundle store.
+#[cfg_attr(not(feature = "wasm"), allow(dead_code))]
 pub fn cache_dir() -> Option<PathBuf> {
     xdg("XDG_CACHE_HOME", ".cache")
 }

@@ -72,10 +72,12 @@
 //! # Ok(()) }
 //! ```
 
-// Below everything: events, untrusted text, the user's directories, a hook's answer, who is
-// reached, a cancellation flag.
+// Below everything: events, untrusted text, the user's directories, files written whole, a
+// hook's answer, who is reached, a cancellation flag. Of `text`, only `error_chain` is public
+// (the language packages print errors with it).
 mod cancel;
-pub mod dirs;
+mod dirs;
+pub mod durable;
 pub mod event;
 pub mod matcher;
 pub mod text;
@@ -102,11 +104,15 @@ mod runtime;
 #[cfg(feature = "wasm")]
 pub mod wasm;
 
-// The runner, and what an agent loop keeps between events.
+// The runner, what it records into, and what an agent loop keeps between events.
 pub mod convergence;
 pub mod counters;
 pub mod decision;
+mod recording;
 mod runner;
+// The loading layer: configuration files, approvals, trust and the log's settings in, a
+// runner out.
+mod load;
 #[cfg(feature = "telemetry")]
 pub mod telemetry;
 
@@ -125,11 +131,12 @@ pub mod embed;
 pub use config::{Config, ConfigError, HookSpec, Layer, OnFailure};
 pub use counters::{BlockCounters, MAX_CONSECUTIVE_BLOCKS, MAX_TOTAL_BLOCKS};
 pub use event::{Event, EventSpec, OwnedEvent, Phase, StopReason, ToolCall};
+pub use load::Layers;
 pub use matcher::{EventPattern, ToolMatcher};
 pub use native::{HookInput, NativeHook, NativeHookError, OwnedInput};
 pub use outcome::{Block, Decision, HookReport, Notice, Outcome};
 pub use protocol::Protocol;
-pub use runner::{Flushed, HookRunner, Layers, RunnerOptions};
+pub use runner::{Flushed, HookRunner, RunnerOptions};
 pub use verdict::{Answer, HookFailure, Mode, Signal, Verdict};
 #[cfg(feature = "wasm")]
 pub use wasm::{WasmImports, WasmInfo};

@@ -28,7 +28,8 @@ use crate::event::{Event, OwnedEvent, Phase, ToolCall};
 use crate::matcher::{EventPattern, ToolMatcher};
 use crate::outcome::Decision;
 use crate::protocol::exit_code::ExitCodes;
-use crate::protocol::{HookEvent, ProcessOutput, Protocol};
+use crate::protocol::{ProcessOutput, Protocol};
+use crate::runtime::HookEvent;
 use crate::runtime::{HookRequest, HookResponse};
 use crate::verdict::Mode;
 use crate::verdict::{HookFailure, Verdict};
@@ -273,7 +274,7 @@ async fn call_foreign(
     handler: &ForeignHandler,
     request: &HookRequest<'_>,
 ) -> Result<Verdict, HookFailure> {
-    let json = request.stdin(protocol).to_vec();
+    let json = protocol.stdin_of(request).to_vec();
     let token = CancelToken::new();
     let abandon = token.cancel_on_drop();
     let answer = tokio::time::timeout(request.timeout, handler(json, token)).await;

@@ -3,19 +3,19 @@
 //!
 //! A raw newline in a quoted key could forge a located problem line; a terminal escape could
 //! clear the screen under `hookhost check` and print "all hooks OK". Every message that quotes
-//! such text goes through [`quote`] (or [`line()`] for one line of a hook's output), which
+//! such text goes through `quote` (or `line` for one line of a hook's output), which
 //! escapes control characters and cuts what is long.
 
 use std::borrow::Cow;
 
 /// Characters of untrusted text a message quotes; the rest is cut, with a marker.
-pub const QUOTE_MAX_CHARS: usize = 120;
+pub(crate) const QUOTE_MAX_CHARS: usize = 120;
 /// Characters of one forwarded line of a hook's output.
-pub const LINE_MAX_CHARS: usize = 4096;
+pub(crate) const LINE_MAX_CHARS: usize = 4096;
 
 /// `text` in double quotes, with control characters, quotes and backslashes escaped as in
 /// Rust (`\n`, `\u{1b}`), cut after [`QUOTE_MAX_CHARS`] characters.
-pub fn quote(text: &str) -> String {
+pub(crate) fn quote(text: &str) -> String {
     let (kept, cut) = cut(text, QUOTE_MAX_CHARS);
     let mut quoted = format!("{kept:?}");
     if cut > 0 {
@@ -26,7 +26,7 @@ pub fn quote(text: &str) -> String {
 
 /// One line of a hook's output, safe to print after `[hook NAME] `: control characters other
 /// than tab escaped, cut after [`LINE_MAX_CHARS`] characters.
-pub fn line(text: &str) -> Cow<'_, str> {
+pub(crate) fn line(text: &str) -> Cow<'_, str> {
     let (kept, cut) = cut(text, LINE_MAX_CHARS);
     if cut == 0 && !kept.chars().any(is_unsafe) {
         return Cow::Borrowed(kept);
@@ -47,7 +47,7 @@ pub fn line(text: &str) -> Cow<'_, str> {
 
 /// A name (a hook's or a key's, from hooks.toml) safe to print inside a message or a
 /// `[hook NAME]` prefix: control characters escaped, cut after [`QUOTE_MAX_CHARS`] characters.
-pub fn name(text: &str) -> Cow<'_, str> {
+pub(crate) fn name(text: &str) -> Cow<'_, str> {
     let (kept, cut) = cut(text, QUOTE_MAX_CHARS);
     match line(kept) {
         Cow::Borrowed(clean) if cut == 0 => Cow::Borrowed(clean),
@@ -58,7 +58,7 @@ pub fn name(text: &str) -> Cow<'_, str> {
 
 /// A multi-line text (a library's error) on one line: newlines become `; `, other control
 /// characters are escaped.
-pub fn one_line(text: &str) -> String {
+pub(crate) fn one_line(text: &str) -> String {
     let joined: Vec<&str> = text
         .lines()
         .map(str::trim_end)

@@ -12,7 +12,7 @@ use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-use crate::wire::{EVENT_MAX_BYTES, Reply};
+use crate::wire::{DRAIN_MAX_BYTES, EVENT_MAX_BYTES, Reply};
 use crate::{AskError, BIN_ENV, DAEMON_ENV, DEFAULT_TIMEOUT, TIMEOUT_ENV};
 
 const USAGE: &str = "usage: hookhost-client --format AGENT [--event NAME] [--socket PATH] \
@@ -56,10 +56,19 @@ pub fn run() -> ! {
     };
     let mut stdin = Vec::new();
     // A read error leaves what was read: agent-hook then refuses it as it would.
-    let _ = std::io::stdin()
-        .lock()
+    let mut input = std::io::stdin().lock();
+    let _ = (&mut input)
         .take(EVENT_MAX_BYTES + 1)
         .read_to_end(&mut stdin);
+    if stdin.len() as u64 > EVENT_MAX_BYTES {
+        // Read and dropped: the agent writes the whole event, and may count a pipe closed
+        // under it as a failed hook rather than read the refusal agent-hook gives.
+        let _ = std::io::copy(
+            &mut (&mut input).take(DRAIN_MAX_BYTES),
+            &mut std::io::sink(),
+        );
+    }
+    drop(input);
     let when = std::env::var(DAEMON_ENV).unwrap_or_default();
     // An event over the limit is answered in process (with its error), never sent.
     if when != "off" && stdin.len() as u64 <= EVENT_MAX_BYTES {

@@ -16,6 +16,7 @@
 //! `hookhost` crate's daemon reads requests with it); [`run`] is the whole command.
 
 mod command;
+mod trust;
 pub mod wire;
 
 use std::ffi::OsString;
@@ -27,6 +28,7 @@ use std::process::{Command, Stdio};
 use std::time::Duration;
 
 pub use command::run;
+pub use trust::Untrusted;
 pub use wire::{Answer, Reply, Request};
 
 /// The variable that names the socket (both the daemon's and the client's).
@@ -104,6 +106,9 @@ pub enum AskError {
     },
     /// The exchange failed: the daemon died, closed, or did not answer in time.
     Exchange(std::io::Error),
+    /// The socket, its directory or the process answering on it is not this user's: another
+    /// local user could answer every call and read the caller's environment. Nothing was sent.
+    Untrusted(Untrusted),
     /// The daemon answered with an error.
     Refused(String),
 }
@@ -113,6 +118,7 @@ impl fmt::Display for AskError {
         match self {
             AskError::Connect { socket, .. } => write!(f, "cannot connect to {}", socket.display()),
             AskError::Exchange(_) => f.write_str("no answer from the daemon"),
+            AskError::Untrusted(untrusted) => write!(f, "{untrusted}"),
             AskError::Refused(message) => write!(f, "the daemon refused the call: {message}"),
         }
     }
@@ -122,23 +128,32 @@ impl std::error::Error for AskError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             AskError::Connect { source, .. } | AskError::Exchange(source) => Some(source),
-            AskError::Refused(_) => None,
+            AskError::Untrusted(_) | AskError::Refused(_) => None,
         }
     }
 }
 
 /// Asks the daemon on `socket` for the reply to `stdin`, waiting at most `bound` for each step.
 /// Any failure is an error: the client never answers a call on its own.
+///
+/// Nothing is sent unless the socket can only be this user's daemon: its directory is this
+/// user's and closed to others, the socket is this user's, and the process answering on it
+/// runs as this user (`SO_PEERCRED`); the daemon checks the same from its side. Otherwise
+/// another local user who created the directory first (`/tmp/hookhost-UID` is the default
+/// without `XDG_RUNTIME_DIR`) would answer every call and receive the caller's environment.
 pub fn ask(
     socket: &Path,
     request: &Request,
     stdin: &[u8],
     bound: Duration,
 ) -> Result<Reply, AskError> {
-    let mut stream = UnixStream::connect(socket).map_err(|source| AskError::Connect {
+    let connect_error = |source| AskError::Connect {
         socket: socket.to_path_buf(),
         source,
-    })?;
+    };
+    trust::check_path(socket).map_err(AskError::Untrusted)?;
+    let mut stream = UnixStream::connect(socket).map_err(connect_error)?;
+    trust::check_peer(&stream, socket).map_err(AskError::Untrusted)?;
     let exchange = |stream: &mut UnixStream| -> std::io::Result<Vec<u8>> {
         stream.set_read_timeout(Some(bound))?;
         stream.set_write_timeout(Some(bound))?;

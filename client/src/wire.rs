@@ -38,6 +38,10 @@ pub const ANSWER_MAX_BYTES: u32 = 64 << 20;
 /// naming this limit); the client sends nothing larger to the daemon.
 pub const EVENT_MAX_BYTES: u64 = 16 << 20;
 
+/// How much of a larger event is still read (and dropped) before the refusal is written: the
+/// agent writes its whole event first, and a pipe closed under it can count as a failed hook.
+pub const DRAIN_MAX_BYTES: u64 = 1 << 30;
+
 /// One call: which agent and event, and the caller's context.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Request {

@@ -3,12 +3,15 @@
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use crate::tools::{BashInput, EditInput, GlobInput, GrepInput, ReadInput};
+use hookhost_tools::{McpName, ToolKind, ToolView};
+
+use crate::tools::{BashInput, EditInput, GlobInput, GrepInput, ReadInput, ShellInput};
 
 /// A tool call, as PreToolUse and PostToolUse hooks see it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ToolCall {
-    /// The tool's name, for example `Bash` or `Edit`.
+    /// The agent's own name for the tool, for example `Bash`, `bash`, `run_shell_command` or
+    /// `Shell` ([`ToolCall::kind`] says what it does, whatever the agent).
     pub tool: String,
     /// The tool's input (any JSON; see the typed views such as [`ToolCall::bash`]).
     pub input: Value,
@@ -59,23 +62,86 @@ impl ToolCall {
         self
     }
 
+    /// What the tool does, whatever the agent calls it: `Bash`, `bash`, `run_shell_command` and
+    /// `Shell` are all [`ToolKind::Shell`]; a tool no agent's table names is
+    /// [`ToolKind::Other`] (its name stays in [`ToolCall::tool`]). See hookhost-tools for the
+    /// table and the release of each agent it was checked against.
+    pub fn kind(&self) -> ToolKind {
+        hookhost_tools::kind(&self.tool)
+    }
+
+    /// The call through the vocabulary, borrowed from it: kind, command, paths, contents, URLs,
+    /// patterns, MCP server and tool.
+    pub fn view(&self) -> ToolView<'_> {
+        hookhost_tools::view(&self.tool, &self.input)
+    }
+
+    /// The command line of any agent's shell tool (Claude Code's `Bash` and `PowerShell`,
+    /// Copilot CLI's `bash`, Gemini CLI's `run_shell_command`, Codex CLI's `Bash` whose
+    /// command may be an argv, Cursor's `Shell`, ...), or `None` for other tools. The guard a
+    /// policy means to hold under every agent reads this, not [`ToolCall::bash`].
+    pub fn shell(&self) -> Option<ShellInput> {
+        if self.kind() != ToolKind::Shell {
+            return None;
+        }
+        let command = self.view().command?.into_owned();
+        let description = self
+            .input
+            .get("description")
+            .and_then(Value::as_str)
+            .map(str::to_string);
+        Some(ShellInput {
+            command,
+            description,
+        })
+    }
+
+    /// The files and directories the call reads, writes or searches, as the input gives them
+    /// (relative or absolute: resolve them with [`crate::path::normalize`]); a patch's files
+    /// included.
+    pub fn paths(&self) -> Vec<String> {
+        owned(self.view().paths)
+    }
+
+    /// The text the call writes: a file's whole content, the new side of a replacement, a
+    /// patch.
+    pub fn contents(&self) -> Vec<String> {
+        owned(self.view().contents)
+    }
+
+    /// The URLs (or domains) the call reaches.
+    pub fn urls(&self) -> Vec<String> {
+        owned(self.view().urls)
+    }
+
+    /// The MCP server and tool, for an MCP tool named after them (`mcp__github__get_issue`,
+    /// `mcp_github_get_issue`, `MCP:get_issue`, Copilot's `github-get_issue`).
+    pub fn mcp(&self) -> Option<McpName<'_>> {
+        hookhost_tools::mcp_name(&self.tool)
+    }
+
     /// The input deserialized into `T`, or `None` when it does not fit.
     pub fn input_as<T: DeserializeOwned>(&self) -> Option<T> {
         // From a borrowed `Value`: no copy of the input is made to be consumed.
         T::deserialize(&self.input).ok()
     }
 
-    /// The input of a `Bash` call.
+    /// The input of a call of the tool named `Bash`: Claude Code's name (and Codex's,
+    /// forgeflare's) only, so a policy built on it does not hold under Copilot CLI (`bash`),
+    /// Gemini CLI (`run_shell_command`) or Cursor (`Shell`). Kept for compatibility: use
+    /// [`ToolCall::shell`].
     pub fn bash(&self) -> Option<BashInput> {
         self.typed("Bash")
     }
 
-    /// The input of a `Read` call.
+    /// The input of a call of the tool named `Read` (Claude Code's name; [`ToolCall::kind`]
+    /// and [`ToolCall::paths`] see every agent's reads).
     pub fn read(&self) -> Option<ReadInput> {
         self.typed("Read")
     }
 
-    /// The input of an `Edit` call.
+    /// The input of a call of the tool named `Edit` (Claude Code's name; [`ToolCall::kind`],
+    /// [`ToolCall::paths`] and [`ToolCall::contents`] see every agent's edits).
     pub fn edit(&self) -> Option<EditInput> {
         self.typed("Edit")
     }
@@ -97,6 +163,10 @@ impl ToolCall {
             None
         }
     }
+}
+
+fn owned(values: Vec<std::borrow::Cow<'_, str>>) -> Vec<String> {
+    values.into_iter().map(|value| value.into_owned()).collect()
 }
 
 /// A guard's answer.

@@ -15,8 +15,9 @@
 //!
 //! impl Hook for NoForcePush {
 //!     fn guard(call: &ToolCall) -> Guard {
-//!         match call.bash() {
-//!             Some(bash) if bash.command.contains("push --force") => {
+//!         // Any agent's shell tool: Bash, bash, run_shell_command, Shell, ...
+//!         match call.shell() {
+//!             Some(shell) if shell.command.contains("push --force") => {
 //!                 Guard::block("force pushes rewrite shared history")
 //!             }
 //!             _ => Guard::Allow,
@@ -29,10 +30,17 @@
 //! // The same logic runs natively, so it is unit-testable with plain `cargo test`:
 //! assert!(matches!(NoForcePush::guard(&ToolCall::bash_command("git push --force")), Guard::Block(_)));
 //! assert_eq!(NoForcePush::guard(&ToolCall::bash_command("git push")), Guard::Allow);
+//! // Gemini CLI's shell tool is held to the same policy.
+//! let gemini = ToolCall::new("run_shell_command", serde_json::json!({"command": "git push --force"}));
+//! assert!(matches!(NoForcePush::guard(&gemini), Guard::Block(_)));
 //! ```
 //!
 //! What a hook can use:
-//! - the event: [`ToolCall`] (with typed views: [`ToolCall::bash`], [`ToolCall::edit`], ...),
+//! - the event: [`ToolCall`], seen through one vocabulary of tools whatever the agent
+//!   ([`ToolCall::kind`]: shell, read, write, edit, search, fetch, mcp, other;
+//!   [`ToolCall::shell`], [`ToolCall::paths`], [`ToolCall::contents`], [`ToolCall::urls`],
+//!   [`ToolCall::mcp`]), with the agent's own name in [`ToolCall::tool`] and typed views of
+//!   Claude Code's tools ([`ToolCall::bash`], [`ToolCall::edit`], ...);
 //!   [`ObserveEvent`], [`PostEvent`], [`StopEvent`]; for every other event (SessionStart,
 //!   UserPromptSubmit, custom ones) an [`Event`], answered with a [`Verdict`] (allow, approve,
 //!   warn, ask, block; a rewritten input, context, stop, a signal, a message);
@@ -72,10 +80,11 @@ mod tools;
 static ALLOCATOR: alloc::HookAllocator = alloc::HookAllocator::new();
 
 pub use event::{Blocked, Guard, ObserveEvent, Post, PostEvent, StopEvent, StopReason, ToolCall};
+pub use hookhost_tools::{McpName, ToolKind, ToolView};
 pub use host::{ConfigError, Level, config, config_json, log, state};
 pub use lifecycle::{Answer, Event, Observed, Phase, Verdict, dispatch};
 pub use time::{format_rfc3339, timestamp};
-pub use tools::{BashInput, EditInput, GlobInput, GrepInput, ReadInput};
+pub use tools::{BashInput, EditInput, GlobInput, GrepInput, ReadInput, ShellInput};
 
 /// A hook: one method per forgeflare event, and [`Hook::handle`] for every event, each with a
 /// default that does nothing harmful (allow, nothing, continue, nothing). hookhost calls

@@ -10,6 +10,9 @@
 //! Parsing is lazy: a hook that does not look at the tool input or the payload never parses
 //! them, so a trivial guard costs almost nothing.
 //!
+//! (Over 400 lines: the event, the verdict and the default routing between them are one
+//! contract, read together.)
+//!
 //! ```
 //! use hook_sdk::{Event, Hook, Verdict};
 //!
@@ -176,6 +179,31 @@ impl Event {
                 tool_iterations: *tool_iterations,
                 cwd: self.cwd.clone(),
             })
+    }
+
+    /// The tool call this event is about, whatever the agent: [`Event::tool_call`] on tool
+    /// events. Cursor's specialised events carry no tool name: on `beforeShellExecution`,
+    /// `beforeReadFile`, `afterFileEdit`, ... it is a call named after the event, with the
+    /// payload as its input (so `tool_use()?.shell()` is the command of a
+    /// `beforeShellExecution`); on `beforeMCPExecution` and `afterMCPExecution` the MCP tool
+    /// as Cursor's preToolUse names it, `MCP:<tool>`. `None` on events about no tool.
+    pub fn tool_use(&self) -> Option<ToolCall> {
+        let Some(named) = hookhost_tools::event_tool_name(&self.name, self.tool_name()) else {
+            return self.tool_call();
+        };
+        let named = named.into_owned();
+        Some(match self.tool_call() {
+            Some(call) => ToolCall {
+                tool: named,
+                ..call
+            },
+            None => ToolCall {
+                tool: named,
+                input: self.payload(),
+                tool_iterations: 1,
+                cwd: self.cwd.clone(),
+            },
+        })
     }
 
     /// The event's own fields as a JSON object (`{}` when none).

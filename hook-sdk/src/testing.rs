@@ -11,8 +11,8 @@
 //!     fn guard(call: &ToolCall) -> Guard {
 //!         let max: u32 = hook_sdk::config::<serde_json::Value>().ok()
 //!             .and_then(|c| c["max"].as_u64()).unwrap_or(0) as u32;
-//!         match call.bash() {
-//!             Some(bash) if bash.command.starts_with("sudo") && max == 0 => Guard::block("no sudo"),
+//!         match call.shell() {
+//!             Some(shell) if shell.command.starts_with("sudo") && max == 0 => Guard::block("no sudo"),
 //!             _ => Guard::Allow,
 //!         }
 //!     }

@@ -25,8 +25,9 @@
 //     import { NoForcePush } from "./hook.js";
 //     export const handler = exportHook(NoForcePush, { host, state });
 //
-// The same concepts as the Rust SDK (hook-sdk): typed events (`ToolCall` with `bash()`,
-// `read()`, `edit()`; `Event` for every event), verdict builders (`Guard`, `Post`, `Verdict`),
+// The same concepts as the Rust SDK (hook-sdk): typed events (`ToolCall` with one vocabulary
+// of tools whatever the agent, `call.kind` and `call.shell()`, `paths()`, `contents()`,
+// `urls()`, `mcp()`; `Event` for every event), verdict builders (`Guard`, `Post`, `Verdict`),
 // `config()`, `log`, `state`. Until `exportHook` connects the real host (under plain Node, in
 // unit tests) they use an in-memory host that `setConfig`, `logs` and `reset` control.
 //
@@ -35,6 +36,230 @@
 
 /** The WIT package this SDK is written against. */
 export const WIT_PACKAGE = "hookhost:hooks@0.2.0";
+
+// ---------------------------------------------------------------------------------------------
+// Tools: one vocabulary, whatever the agent
+//
+// Each agent names its tools its own way (a shell command is Claude Code's `Bash`, Copilot
+// CLI's `bash`, Gemini CLI's `run_shell_command`, Codex CLI's `Bash`, Cursor's `Shell`). The
+// table below, generated from the Rust crate hookhost-tools (tools/src/table.rs, where each
+// agent's rows say which release they were checked against), gives each its kind and where its
+// fields are; `viewTool` reads a call through it. A location is a path into the input
+// (`edits.new_string` maps over an array; `""` is the input itself), `patch:LOC` the files an
+// apply_patch text names, `urls:LOC` the URLs written in a text.
+
+/** What a tool does: the vocabulary. */
+export const KINDS = ["shell", "read", "write", "edit", "search", "fetch", "mcp", "other"];
+
+// BEGIN GENERATED TOOL TABLE: `cargo run -p hookhost-tools --example gen-sdk-tables` writes it from tools/src/table.rs.
+// [agent, name, kind, source, command, paths, contents, urls, patterns]
+export const TOOLS = [
+  ["claude", "Bash", "shell", "tool", ["command"], [], [], [], []],
+  ["claude", "PowerShell", "shell", "tool", ["command"], [], [], [], []],
+  ["claude", "Monitor", "shell", "tool", ["command"], [], [], ["ws.url"], []],
+  ["claude", "Read", "read", "tool", [], ["file_path"], [], [], []],
+  ["claude", "Write", "write", "tool", [], ["file_path"], ["content"], [], []],
+  ["claude", "Edit", "edit", "tool", [], ["file_path"], ["new_string"], [], []],
+  ["claude", "MultiEdit", "edit", "tool", [], ["file_path"], ["edits.new_string"], [], []],
+  ["claude", "NotebookEdit", "edit", "tool", [], ["notebook_path"], ["new_source"], [], []],
+  ["claude", "Glob", "search", "tool", [], ["path"], [], [], ["pattern"]],
+  ["claude", "Grep", "search", "tool", [], ["path"], [], [], ["pattern"]],
+  ["claude", "LS", "search", "tool", [], ["path"], [], [], []],
+  ["claude", "WebFetch", "fetch", "tool", [], [], [], ["url"], []],
+  ["claude", "WebSearch", "fetch", "tool", [], [], [], ["allowed_domains"], ["query"]],
+  ["claude", "ListMcpResourcesTool", "mcp", "tool", [], [], [], [], []],
+  ["claude", "ReadMcpResourceTool", "mcp", "tool", [], [], [], ["uri"], []],
+  ["claude", "Agent", "other", "tool", [], [], [], [], []],
+  ["claude", "Task", "other", "tool", [], [], [], [], []],
+  ["claude", "TodoWrite", "other", "tool", [], [], [], [], []],
+  ["copilot", "bash", "shell", "tool", ["command"], [], [], [], []],
+  ["copilot", "powershell", "shell", "tool", ["command"], [], [], [], []],
+  ["copilot", "write_bash", "shell", "tool", ["input"], [], [], [], []],
+  ["copilot", "write_powershell", "shell", "tool", ["input"], [], [], [], []],
+  ["copilot", "view", "read", "tool", [], ["path"], [], [], []],
+  ["copilot", "create", "write", "tool", [], ["path"], ["file_text"], [], []],
+  ["copilot", "edit", "edit", "tool", [], ["path"], ["new_str"], [], []],
+  ["copilot", "str_replace", "edit", "tool", [], ["path"], ["new_str"], [], []],
+  ["copilot", "insert", "edit", "tool", [], ["path"], ["new_str"], [], []],
+  ["copilot", "str_replace_editor", "edit", "tool", [], ["path"], ["file_text", "new_str"], [], []],
+  ["copilot", "apply_patch", "edit", "tool", [], ["patch:", "patch:input"], ["", "input"], [], []],
+  ["copilot", "grep", "search", "tool", [], ["paths"], [], [], ["pattern"]],
+  ["copilot", "rg", "search", "tool", [], ["paths"], [], [], ["pattern"]],
+  ["copilot", "glob", "search", "tool", [], ["paths"], [], [], ["pattern"]],
+  ["copilot", "web_fetch", "fetch", "tool", [], [], [], ["url"], []],
+  ["copilot", "web_search", "fetch", "tool", [], [], [], [], ["query"]],
+  ["copilot", "task", "other", "tool", [], [], [], [], []],
+  ["gemini", "run_shell_command", "shell", "tool", ["command"], [], [], [], []],
+  ["gemini", "read_file", "read", "tool", [], ["file_path", "absolute_path"], [], [], []],
+  ["gemini", "read_many_files", "read", "tool", [], ["include", "paths"], [], [], []],
+  ["gemini", "write_file", "write", "tool", [], ["file_path"], ["content"], [], []],
+  ["gemini", "replace", "edit", "tool", [], ["file_path"], ["new_string"], [], []],
+  ["gemini", "glob", "search", "tool", [], ["dir_path", "path"], [], [], ["pattern"]],
+  ["gemini", "grep_search", "search", "tool", [], ["dir_path", "path"], [], [], ["pattern"]],
+  ["gemini", "search_file_content", "search", "tool", [], ["dir_path", "path"], [], [], ["pattern"]],
+  ["gemini", "list_directory", "search", "tool", [], ["dir_path", "path"], [], [], []],
+  ["gemini", "web_fetch", "fetch", "tool", [], [], [], ["urls:prompt"], []],
+  ["gemini", "google_web_search", "fetch", "tool", [], [], [], [], ["query"]],
+  ["gemini", "read_mcp_resource", "mcp", "tool", [], [], [], ["uri"], []],
+  ["gemini", "list_mcp_resources", "mcp", "tool", [], [], [], [], []],
+  ["gemini", "invoke_agent", "other", "tool", [], [], [], [], []],
+  ["gemini", "write_todos", "other", "tool", [], [], [], [], []],
+  ["codex", "Bash", "shell", "tool", ["command"], [], [], [], []],
+  ["codex", "shell", "shell", "tool", ["command"], [], [], [], []],
+  ["codex", "local_shell", "shell", "tool", ["command"], [], [], [], []],
+  ["codex", "shell_command", "shell", "tool", ["command"], [], [], [], []],
+  ["codex", "exec_command", "shell", "tool", ["cmd", "command"], [], [], [], []],
+  ["codex", "apply_patch", "edit", "tool", [], ["patch:command"], ["command"], [], []],
+  ["codex", "spawn_agent", "other", "tool", [], [], [], [], []],
+  ["cursor", "Shell", "shell", "tool", ["command"], [], [], [], []],
+  ["cursor", "Read", "read", "tool", [], ["file_path", "path", "target_file"], [], [], []],
+  ["cursor", "Write", "write", "tool", [], ["file_path", "path"], ["contents", "content"], [], []],
+  ["cursor", "StrReplace", "edit", "tool", [], ["file_path", "path"], ["new_string"], [], []],
+  ["cursor", "Delete", "write", "tool", [], ["file_path", "path", "target_file"], [], [], []],
+  ["cursor", "Grep", "search", "tool", [], ["path"], [], [], ["pattern"]],
+  ["cursor", "Task", "other", "tool", [], [], [], [], []],
+  ["cursor", "beforeShellExecution", "shell", "event", ["command"], [], [], [], []],
+  ["cursor", "afterShellExecution", "shell", "event", ["command"], [], [], [], []],
+  ["cursor", "beforeReadFile", "read", "event", [], ["file_path"], [], [], []],
+  ["cursor", "beforeTabFileRead", "read", "event", [], ["file_path"], [], [], []],
+  ["cursor", "afterFileEdit", "edit", "event", [], ["file_path"], ["edits.new_string"], [], []],
+  ["cursor", "afterTabFileEdit", "edit", "event", [], ["file_path"], ["edits.new_string"], [], []],
+  ["forgeflare", "Bash", "shell", "tool", ["command"], [], [], [], []],
+  ["forgeflare", "Read", "read", "tool", [], ["path", "file_path"], [], [], []],
+  ["forgeflare", "Edit", "edit", "tool", [], ["path", "file_path"], ["new_str"], [], []],
+  ["forgeflare", "Glob", "search", "tool", [], ["path"], [], [], []],
+  ["forgeflare", "Grep", "search", "tool", [], ["path"], [], [], ["pattern"]],
+];
+export const MCP_EVENTS = ["beforeMCPExecution", "afterMCPExecution"];
+// END GENERATED TOOL TABLE
+
+const rowsNamed = (name) => TOOLS.filter((row) => row[1] === name);
+
+/**
+ * `{ server, tool }` for an MCP tool's name in one of the agents' spellings that no row lists:
+ * `mcp__server__tool` (Claude Code, Codex), `mcp_server_tool` (Gemini), `MCP:tool` (Cursor: no
+ * server), `server-tool` (Copilot: split at the last `-`); else null.
+ */
+export function mcpName(name) {
+  if (rowsNamed(name).length > 0) return null;
+  const split = (whole, at, width) =>
+    at > 0 && at + width < whole.length
+      ? { server: whole.slice(0, at), tool: whole.slice(at + width) }
+      : { server: null, tool: whole };
+  if (name.startsWith("mcp__")) {
+    const rest = name.slice(5);
+    return split(rest, rest.indexOf("__"), 2);
+  }
+  if (name.startsWith("mcp_")) {
+    const rest = name.slice(4);
+    return split(rest, rest.indexOf("_"), 1);
+  }
+  if (name.startsWith("MCP:")) return name.length > 4 ? { server: null, tool: name.slice(4) } : null;
+  if (name.includes("-") && /^[A-Za-z0-9_-]+$/.test(name)) return split(name, name.lastIndexOf("-"), 1);
+  return null;
+}
+
+/** What the tool named `name` does: one of `KINDS` (`other` for unknown tools). */
+export function toolKind(name) {
+  const rows = rowsNamed(name);
+  if (rows.length > 0) return rows[0][2];
+  return mcpName(name) ? "mcp" : "other";
+}
+
+const shellJoin = (argv) =>
+  argv.map((word) => (/^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.split("'").join(`'"'"'`)}'`)).join(" ");
+
+function walk(value, path, out) {
+  if (Array.isArray(value)) {
+    for (const item of value) walk(item, path, out);
+    return;
+  }
+  if (path === "") {
+    if (typeof value === "string") out.push(value);
+    return;
+  }
+  const dot = path.indexOf(".");
+  const [key, rest] = dot < 0 ? [path, ""] : [path.slice(0, dot), path.slice(dot + 1)];
+  if (value !== null && typeof value === "object" && Object.prototype.hasOwnProperty.call(value, key)) walk(value[key], rest, out);
+}
+
+const PATCH_HEADERS = ["*** Add File: ", "*** Update File: ", "*** Delete File: ", "*** Move to: "];
+
+function patchPaths(patch) {
+  const paths = [];
+  for (let line of patch.split("\n")) {
+    line = line.replace(/\r$/, "");
+    const header = PATCH_HEADERS.find((h) => line.startsWith(h));
+    const path = header ? line.slice(header.length).trim() : "";
+    if (path) paths.push(path);
+  }
+  return paths;
+}
+
+function urlsIn(text) {
+  const urls = [];
+  let rest = text;
+  for (;;) {
+    const starts = [rest.indexOf("http://"), rest.indexOf("https://")].filter((i) => i >= 0);
+    if (starts.length === 0) return urls;
+    const candidate = rest.slice(Math.min(...starts));
+    const stop = candidate.search(/[\s"'<>()[\]{}`]/);
+    const end = stop < 0 ? candidate.length : stop;
+    const url = candidate.slice(0, end).replace(/[.,;:!?]+$/, "");
+    rest = candidate.slice(end);
+    if (url.length > (url.startsWith("https://") ? 8 : 7)) urls.push(url);
+  }
+}
+
+function strings(value, location) {
+  for (const [prefix, reader] of [["patch:", patchPaths], ["urls:", urlsIn]]) {
+    if (location.startsWith(prefix)) {
+      const texts = [];
+      walk(value, location.slice(prefix.length), texts);
+      return texts.flatMap(reader);
+    }
+  }
+  const found = [];
+  walk(value, location, found);
+  return found;
+}
+
+function commandAt(value, location) {
+  for (const key of location ? location.split(".") : []) {
+    value = value !== null && typeof value === "object" && !Array.isArray(value) ? value[key] : undefined;
+  }
+  if (typeof value === "string") return value;
+  if (Array.isArray(value) && value.length > 0 && value.every((word) => typeof word === "string")) return shellJoin(value);
+  return null;
+}
+
+/**
+ * The call of `name` with `input` (parsed JSON) through the table: `{ tool, kind, command,
+ * paths, contents, urls, patterns, mcp }`.
+ */
+export function viewTool(name, input) {
+  const view = { tool: name, kind: toolKind(name), command: null, paths: [], contents: [], urls: [], patterns: [], mcp: mcpName(name) };
+  for (const row of rowsNamed(name)) {
+    if (view.command === null) {
+      view.command = row[4].map((location) => commandAt(input, location)).find((c) => c !== null) ?? null;
+    }
+    [view.paths, view.contents, view.urls, view.patterns].forEach((found, i) => {
+      for (const location of row[5 + i]) {
+        for (const value of strings(input, location)) if (!found.includes(value)) found.push(value);
+      }
+    });
+  }
+  return view;
+}
+
+/**
+ * The tool name a Cursor event without one is viewed under: the event's own name
+ * (`beforeShellExecution`), or `MCP:<tool>` for its MCP events; else null.
+ */
+export function eventToolName(event, tool) {
+  if (MCP_EVENTS.includes(event)) return tool == null ? null : `MCP:${tool}`;
+  return TOOLS.some((row) => row[1] === event && row[3] === "event") ? event : null;
+}
 
 // ---------------------------------------------------------------------------------------------
 // Events
@@ -69,7 +294,53 @@ export class ToolCall {
     return required.every((name) => typeof input[name] === "string") ? input : null;
   }
 
-  /** The input of a `Bash` call (`command`, `description`), else null. */
+  /** What the tool does, whatever the agent calls it: one of `KINDS`. */
+  get kind() {
+    return toolKind(this.tool);
+  }
+
+  /** The call through the vocabulary: `{ tool, kind, command, paths, contents, urls, patterns, mcp }`. */
+  view() {
+    return viewTool(this.tool, this.input);
+  }
+
+  /**
+   * `{ command, description }` of any agent's shell tool (`Bash`, `bash`, `run_shell_command`,
+   * `Shell`, ...), else null. Use it rather than `bash()`.
+   */
+  shell() {
+    if (this.kind !== "shell") return null;
+    const { command } = this.view();
+    if (command === null) return null;
+    const description = this.input !== null && typeof this.input === "object" ? this.input.description : undefined;
+    return { command, description: typeof description === "string" ? description : null };
+  }
+
+  /** The files and directories the call reads, writes or searches. */
+  paths() {
+    return this.view().paths;
+  }
+
+  /** The text the call writes (whole files, new strings, patches). */
+  contents() {
+    return this.view().contents;
+  }
+
+  /** The URLs (or domains) the call reaches. */
+  urls() {
+    return this.view().urls;
+  }
+
+  /** `{ server, tool }` when the tool is an MCP server's (server null if unnamed), else null. */
+  mcp() {
+    return this.view().mcp;
+  }
+
+  /**
+   * The input of a call of the tool named `Bash` (Claude Code's, Codex's, forgeflare's name
+   * only: `command`, `description`), else null. Kept for compatibility: `shell()` sees every
+   * agent's.
+   */
   bash() {
     return this.#typed("Bash", ["command"]);
   }
@@ -121,6 +392,20 @@ export class Event {
   /** The tool's name, for tool events, without parsing the input. */
   get toolName() {
     return this.tool ? this.tool.tool : null;
+  }
+
+  /**
+   * The tool call this event is about, whatever the agent: `toolCall()` on tool events; on
+   * Cursor's events that carry no tool name, a call named after the event
+   * (`beforeShellExecution`, its payload as input) or `MCP:<tool>` (its MCP events).
+   */
+  toolUse() {
+    const named = eventToolName(this.name, this.toolName);
+    const call = this.toolCall();
+    if (named === null) return call;
+    return call
+      ? new ToolCall(named, call.input, call.toolIterations, this.cwd)
+      : new ToolCall(named, this.payloadObject(), 1, this.cwd);
   }
 
   /** The tool call, for tool events (its input parsed). */

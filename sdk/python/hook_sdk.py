@@ -18,8 +18,9 @@ component for hookhost's ``hook`` world (``hookhost:hooks@0.2.0``)::
 
 Build with ``componentize-py -d wit -w hook componentize app -o hook.wasm``.
 
-The same concepts as the Rust SDK (hook-sdk): typed events (:class:`ToolCall` with
-``bash()``, ``read()``, ``edit()``, ...; :class:`Event` for every event), verdict builders
+The same concepts as the Rust SDK (hook-sdk): typed events (:class:`ToolCall` with one
+vocabulary of tools whatever the agent, ``call.kind`` and ``call.shell()``, ``paths()``,
+``contents()``, ``urls()``, ``mcp()``; :class:`Event` for every event), verdict builders
 (:class:`Guard`, :class:`Post`, :class:`Verdict`), :func:`config`, :data:`log`, :data:`state`.
 Outside a component (plain ``python -m unittest``) the host is an in-memory stand-in that
 :mod:`hook_sdk.testing`-style helpers (:func:`set_config`, :func:`logs`, :func:`reset`) control,
@@ -36,9 +37,10 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
 __all__ = [
-    "Answer", "Blocked", "ConfigError", "Event", "Guard", "Hook", "Observed", "ObserveEvent",
-    "Post", "PostEvent", "StateError", "StopEvent", "ToolCall", "Verdict", "config", "dispatch",
-    "export", "log", "logs", "reset", "set_config", "state",
+    "Answer", "Blocked", "ConfigError", "Event", "Guard", "Hook", "KINDS", "Observed",
+    "ObserveEvent", "Post", "PostEvent", "ShellInput", "StateError", "StopEvent", "ToolCall",
+    "ToolView", "Verdict", "config", "dispatch", "event_tool_name", "export", "log", "logs",
+    "mcp_name", "reset", "set_config", "state", "tool_kind", "view_tool",
 ]
 
 # The WIT package this SDK is written against.
@@ -54,6 +56,265 @@ except ImportError:  # Anywhere else: the in-memory host below.
 
 # ---------------------------------------------------------------------------------------------
 # Events
+
+
+# ---------------------------------------------------------------------------------------------
+# Tools: one vocabulary, whatever the agent
+#
+# Each agent names its tools its own way (a shell command is Claude Code's ``Bash``, Copilot
+# CLI's ``bash``, Gemini CLI's ``run_shell_command``, Codex CLI's ``Bash``, Cursor's ``Shell``).
+# The table below, generated from the Rust crate hookhost-tools (tools/src/table.rs, where each
+# agent's rows say which release they were checked against), gives each its kind and where its
+# fields are; ``view_tool`` reads a call through it. A location is a path into the input
+# (``edits.new_string`` maps over an array; ``""`` is the input itself), ``patch:LOC`` the files
+# an apply_patch text names, ``urls:LOC`` the URLs written in a text.
+
+KINDS = ("shell", "read", "write", "edit", "search", "fetch", "mcp", "other")
+
+# BEGIN GENERATED TOOL TABLE: `cargo run -p hookhost-tools --example gen-sdk-tables` writes it from tools/src/table.rs.
+# (agent, name, kind, source, command, paths, contents, urls, patterns)
+_TOOLS = (
+    ("claude", "Bash", "shell", "tool", ("command",), (), (), (), ()),
+    ("claude", "PowerShell", "shell", "tool", ("command",), (), (), (), ()),
+    ("claude", "Monitor", "shell", "tool", ("command",), (), (), ("ws.url",), ()),
+    ("claude", "Read", "read", "tool", (), ("file_path",), (), (), ()),
+    ("claude", "Write", "write", "tool", (), ("file_path",), ("content",), (), ()),
+    ("claude", "Edit", "edit", "tool", (), ("file_path",), ("new_string",), (), ()),
+    ("claude", "MultiEdit", "edit", "tool", (), ("file_path",), ("edits.new_string",), (), ()),
+    ("claude", "NotebookEdit", "edit", "tool", (), ("notebook_path",), ("new_source",), (), ()),
+    ("claude", "Glob", "search", "tool", (), ("path",), (), (), ("pattern",)),
+    ("claude", "Grep", "search", "tool", (), ("path",), (), (), ("pattern",)),
+    ("claude", "LS", "search", "tool", (), ("path",), (), (), ()),
+    ("claude", "WebFetch", "fetch", "tool", (), (), (), ("url",), ()),
+    ("claude", "WebSearch", "fetch", "tool", (), (), (), ("allowed_domains",), ("query",)),
+    ("claude", "ListMcpResourcesTool", "mcp", "tool", (), (), (), (), ()),
+    ("claude", "ReadMcpResourceTool", "mcp", "tool", (), (), (), ("uri",), ()),
+    ("claude", "Agent", "other", "tool", (), (), (), (), ()),
+    ("claude", "Task", "other", "tool", (), (), (), (), ()),
+    ("claude", "TodoWrite", "other", "tool", (), (), (), (), ()),
+    ("copilot", "bash", "shell", "tool", ("command",), (), (), (), ()),
+    ("copilot", "powershell", "shell", "tool", ("command",), (), (), (), ()),
+    ("copilot", "write_bash", "shell", "tool", ("input",), (), (), (), ()),
+    ("copilot", "write_powershell", "shell", "tool", ("input",), (), (), (), ()),
+    ("copilot", "view", "read", "tool", (), ("path",), (), (), ()),
+    ("copilot", "create", "write", "tool", (), ("path",), ("file_text",), (), ()),
+    ("copilot", "edit", "edit", "tool", (), ("path",), ("new_str",), (), ()),
+    ("copilot", "str_replace", "edit", "tool", (), ("path",), ("new_str",), (), ()),
+    ("copilot", "insert", "edit", "tool", (), ("path",), ("new_str",), (), ()),
+    ("copilot", "str_replace_editor", "edit", "tool", (), ("path",), ("file_text", "new_str"), (), ()),
+    ("copilot", "apply_patch", "edit", "tool", (), ("patch:", "patch:input"), ("", "input"), (), ()),
+    ("copilot", "grep", "search", "tool", (), ("paths",), (), (), ("pattern",)),
+    ("copilot", "rg", "search", "tool", (), ("paths",), (), (), ("pattern",)),
+    ("copilot", "glob", "search", "tool", (), ("paths",), (), (), ("pattern",)),
+    ("copilot", "web_fetch", "fetch", "tool", (), (), (), ("url",), ()),
+    ("copilot", "web_search", "fetch", "tool", (), (), (), (), ("query",)),
+    ("copilot", "task", "other", "tool", (), (), (), (), ()),
+    ("gemini", "run_shell_command", "shell", "tool", ("command",), (), (), (), ()),
+    ("gemini", "read_file", "read", "tool", (), ("file_path", "absolute_path"), (), (), ()),
+    ("gemini", "read_many_files", "read", "tool", (), ("include", "paths"), (), (), ()),
+    ("gemini", "write_file", "write", "tool", (), ("file_path",), ("content",), (), ()),
+    ("gemini", "replace", "edit", "tool", (), ("file_path",), ("new_string",), (), ()),
+    ("gemini", "glob", "search", "tool", (), ("dir_path", "path"), (), (), ("pattern",)),
+    ("gemini", "grep_search", "search", "tool", (), ("dir_path", "path"), (), (), ("pattern",)),
+    ("gemini", "search_file_content", "search", "tool", (), ("dir_path", "path"), (), (), ("pattern",)),
+    ("gemini", "list_directory", "search", "tool", (), ("dir_path", "path"), (), (), ()),
+    ("gemini", "web_fetch", "fetch", "tool", (), (), (), ("urls:prompt",), ()),
+    ("gemini", "google_web_search", "fetch", "tool", (), (), (), (), ("query",)),
+    ("gemini", "read_mcp_resource", "mcp", "tool", (), (), (), ("uri",), ()),
+    ("gemini", "list_mcp_resources", "mcp", "tool", (), (), (), (), ()),
+    ("gemini", "invoke_agent", "other", "tool", (), (), (), (), ()),
+    ("gemini", "write_todos", "other", "tool", (), (), (), (), ()),
+    ("codex", "Bash", "shell", "tool", ("command",), (), (), (), ()),
+    ("codex", "shell", "shell", "tool", ("command",), (), (), (), ()),
+    ("codex", "local_shell", "shell", "tool", ("command",), (), (), (), ()),
+    ("codex", "shell_command", "shell", "tool", ("command",), (), (), (), ()),
+    ("codex", "exec_command", "shell", "tool", ("cmd", "command"), (), (), (), ()),
+    ("codex", "apply_patch", "edit", "tool", (), ("patch:command",), ("command",), (), ()),
+    ("codex", "spawn_agent", "other", "tool", (), (), (), (), ()),
+    ("cursor", "Shell", "shell", "tool", ("command",), (), (), (), ()),
+    ("cursor", "Read", "read", "tool", (), ("file_path", "path", "target_file"), (), (), ()),
+    ("cursor", "Write", "write", "tool", (), ("file_path", "path"), ("contents", "content"), (), ()),
+    ("cursor", "StrReplace", "edit", "tool", (), ("file_path", "path"), ("new_string",), (), ()),
+    ("cursor", "Delete", "write", "tool", (), ("file_path", "path", "target_file"), (), (), ()),
+    ("cursor", "Grep", "search", "tool", (), ("path",), (), (), ("pattern",)),
+    ("cursor", "Task", "other", "tool", (), (), (), (), ()),
+    ("cursor", "beforeShellExecution", "shell", "event", ("command",), (), (), (), ()),
+    ("cursor", "afterShellExecution", "shell", "event", ("command",), (), (), (), ()),
+    ("cursor", "beforeReadFile", "read", "event", (), ("file_path",), (), (), ()),
+    ("cursor", "beforeTabFileRead", "read", "event", (), ("file_path",), (), (), ()),
+    ("cursor", "afterFileEdit", "edit", "event", (), ("file_path",), ("edits.new_string",), (), ()),
+    ("cursor", "afterTabFileEdit", "edit", "event", (), ("file_path",), ("edits.new_string",), (), ()),
+    ("forgeflare", "Bash", "shell", "tool", ("command",), (), (), (), ()),
+    ("forgeflare", "Read", "read", "tool", (), ("path", "file_path"), (), (), ()),
+    ("forgeflare", "Edit", "edit", "tool", (), ("path", "file_path"), ("new_str",), (), ()),
+    ("forgeflare", "Glob", "search", "tool", (), ("path",), (), (), ()),
+    ("forgeflare", "Grep", "search", "tool", (), ("path",), (), (), ("pattern",)),
+)
+_MCP_EVENTS = ("beforeMCPExecution", "afterMCPExecution")
+# END GENERATED TOOL TABLE
+
+
+def _rows(name: str) -> list:
+    return [row for row in _TOOLS if row[1] == name]
+
+
+def mcp_name(name: str) -> Optional[tuple]:
+    """``(server, tool)`` for an MCP tool's name in one of the agents' spellings that no row
+    lists: ``mcp__server__tool`` (Claude Code, Codex), ``mcp_server_tool`` (Gemini),
+    ``MCP:tool`` (Cursor: no server), ``server-tool`` (Copilot: split at the last ``-``)."""
+    if _rows(name):
+        return None
+
+    def split(whole: str, parts: Optional[tuple]) -> tuple:
+        if parts and parts[0] and parts[1]:
+            return (parts[0], parts[1])
+        return (None, whole)
+
+    if name.startswith("mcp__"):
+        rest = name[5:]
+        return split(rest, tuple(rest.split("__", 1)) if "__" in rest else None)
+    if name.startswith("mcp_"):
+        rest = name[4:]
+        return split(rest, tuple(rest.split("_", 1)) if "_" in rest else None)
+    if name.startswith("MCP:"):
+        return (None, name[4:]) if len(name) > 4 else None
+    if "-" in name and all(c.isascii() and (c.isalnum() or c in "-_") for c in name):
+        return split(name, tuple(name.rsplit("-", 1)))
+    return None
+
+
+def tool_kind(name: str) -> str:
+    """What the tool named ``name`` does: one of :data:`KINDS` (``other`` for unknown tools)."""
+    rows = _rows(name)
+    if rows:
+        return rows[0][2]
+    return "mcp" if mcp_name(name) is not None else "other"
+
+
+_SAFE = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_@%+=:,./-")
+
+
+def _shell_join(argv: list) -> str:
+    words = []
+    for word in argv:
+        if word and all(c in _SAFE for c in word):
+            words.append(word)
+        else:
+            words.append("'" + word.replace("'", "'\"'\"'") + "'")
+    return " ".join(words)
+
+
+def _walk(value: Any, path: str, out: list) -> None:
+    if isinstance(value, list):
+        for item in value:
+            _walk(item, path, out)
+        return
+    if path == "":
+        if isinstance(value, str):
+            out.append(value)
+        return
+    key, _, rest = path.partition(".")
+    if isinstance(value, dict) and key in value:
+        _walk(value[key], rest, out)
+
+
+_PATCH_HEADERS = ("*** Add File: ", "*** Update File: ", "*** Delete File: ", "*** Move to: ")
+
+
+def _patch_paths(patch: str) -> list:
+    paths = []
+    for line in patch.split("\n"):
+        line = line.rstrip("\r")
+        for header in _PATCH_HEADERS:
+            if line.startswith(header):
+                path = line[len(header):].strip()
+                if path:
+                    paths.append(path)
+                break
+    return paths
+
+
+def _urls_in(text: str) -> list:
+    urls = []
+    rest = text
+    while True:
+        starts = [i for i in (rest.find("http://"), rest.find("https://")) if i >= 0]
+        if not starts:
+            return urls
+        candidate = rest[min(starts):]
+        end = next((i for i, c in enumerate(candidate) if c.isspace() or c in "\"'<>()[]{}`"),
+                   len(candidate))
+        url = candidate[:end].rstrip(".,;:!?")
+        rest = candidate[end:]
+        if len(url) > (8 if url.startswith("https://") else 7):
+            urls.append(url)
+
+
+def _strings(value: Any, location: str) -> list:
+    for prefix, reader in (("patch:", _patch_paths), ("urls:", _urls_in)):
+        if location.startswith(prefix):
+            texts: list = []
+            _walk(value, location[len(prefix):], texts)
+            return [found for text in texts for found in reader(text)]
+    found: list = []
+    _walk(value, location, found)
+    return found
+
+
+def _command(value: Any, location: str) -> Optional[str]:
+    for key in location.split(".") if location else []:
+        value = value.get(key) if isinstance(value, dict) else None
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list) and value and all(isinstance(word, str) for word in value):
+        return _shell_join(value)
+    return None
+
+
+@dataclass
+class ToolView:
+    """A tool call seen through the vocabulary: its kind, and its fields under one name each."""
+
+    tool: str
+    kind: str
+    command: Optional[str] = None
+    paths: list = field(default_factory=list)
+    contents: list = field(default_factory=list)
+    urls: list = field(default_factory=list)
+    patterns: list = field(default_factory=list)
+    mcp: Optional[tuple] = None  # (server or None, tool)
+
+
+def view_tool(name: str, tool_input: Any) -> ToolView:
+    """The call of ``name`` with ``tool_input`` (parsed JSON) through the table."""
+    view = ToolView(name, tool_kind(name), mcp=mcp_name(name))
+    for row in _rows(name):
+        if view.command is None:
+            view.command = next((c for c in (_command(tool_input, l) for l in row[4])
+                                 if c is not None), None)
+        for locations, found in zip(row[5:], (view.paths, view.contents, view.urls,
+                                               view.patterns)):
+            for location in locations:
+                for value in _strings(tool_input, location):
+                    if value not in found:
+                        found.append(value)
+    return view
+
+
+def event_tool_name(event: str, tool: Optional[str]) -> Optional[str]:
+    """The tool name a Cursor event without one is viewed under: the event's own name
+    (``beforeShellExecution``), or ``MCP:<tool>`` for its MCP events; else ``None``."""
+    if event in _MCP_EVENTS:
+        return None if tool is None else f"MCP:{tool}"
+    return event if any(row[1] == event and row[3] == "event" for row in _TOOLS) else None
+
+
+@dataclass
+class ShellInput:
+    """The command line a shell tool runs, whatever the agent calls the tool."""
+
+    command: str
+    description: Optional[str] = None
 
 
 @dataclass
@@ -113,8 +374,45 @@ class ToolCall:
         known = {name: self.input[name] for name in required + optional if name in self.input}
         return cls(**known)
 
+    @property
+    def kind(self) -> str:
+        """What the tool does, whatever the agent calls it: one of :data:`KINDS`."""
+        return tool_kind(self.tool)
+
+    def view(self) -> ToolView:
+        """The call through the vocabulary: kind, command, paths, contents, URLs, patterns."""
+        return view_tool(self.tool, self.input)
+
+    def shell(self) -> Optional[ShellInput]:
+        """The command line of any agent's shell tool (``Bash``, ``bash``,
+        ``run_shell_command``, ``Shell``, ...), else ``None``. Use it rather than :meth:`bash`."""
+        if self.kind != "shell":
+            return None
+        view = self.view()
+        if view.command is None:
+            return None
+        description = self.input.get("description") if isinstance(self.input, dict) else None
+        return ShellInput(view.command, description if isinstance(description, str) else None)
+
+    def paths(self) -> list:
+        """The files and directories the call reads, writes or searches."""
+        return self.view().paths
+
+    def contents(self) -> list:
+        """The text the call writes (whole files, new strings, patches)."""
+        return self.view().contents
+
+    def urls(self) -> list:
+        """The URLs (or domains) the call reaches."""
+        return self.view().urls
+
+    def mcp(self) -> Optional[tuple]:
+        """``(server, tool)`` when the tool is an MCP server's (server ``None`` if unnamed)."""
+        return self.view().mcp
+
     def bash(self) -> Optional[BashInput]:
-        """The input of a ``Bash`` call, else ``None``."""
+        """The input of a call of the tool named ``Bash`` (Claude Code's, Codex's, forgeflare's
+        name only), else ``None``. Kept for compatibility: :meth:`shell` sees every agent's."""
         return self._typed("Bash", BashInput, ("command",), ("description",))
 
     def read(self) -> Optional[ReadInput]:
@@ -207,6 +505,18 @@ class Event:
     def tool_name(self) -> Optional[str]:
         """The tool's name, for tool events, without parsing the input."""
         return self.tool[0] if self.tool else None
+
+    def tool_use(self) -> Optional[ToolCall]:
+        """The tool call this event is about, whatever the agent: :meth:`tool_call` on tool
+        events; on Cursor's events that carry no tool name, a call named after the event
+        (``beforeShellExecution``, its payload as input) or ``MCP:<tool>`` (its MCP events)."""
+        named = event_tool_name(self.name, self.tool_name)
+        if named is None:
+            return self.tool_call()
+        call = self.tool_call()
+        if call is not None:
+            return ToolCall(named, call.input, call.tool_iterations, self.cwd)
+        return ToolCall(named, self.payload_dict(), 1, self.cwd)
 
     def tool_call(self) -> Optional[ToolCall]:
         """The tool call, for tool events (its input parsed)."""

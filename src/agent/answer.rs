@@ -14,7 +14,8 @@ use std::time::Duration;
 
 use super::{AgentEvent, AgentFormat, AgentReply};
 use crate::config::ConfigError;
-use crate::runner::{HookRunner, Layers, RunnerOptions};
+use crate::load::Layers;
+use crate::runner::{HookRunner, RunnerOptions};
 
 /// The largest event read from an agent's stdin; more is an input error (a tool call is
 /// refused). The CLI's `--input-file` limit is the same, and so is the `hookhost-client`
@@ -89,11 +90,13 @@ impl AgentCall {
         stdin: &[u8],
         caller: &Caller,
     ) -> Prepared {
-        let stdin = match read_event(stdin) {
+        let text = match read_event(stdin) {
             Ok(text) => text,
-            Err(problem) => return Prepared::Answered(unreadable(format, event_arg, &problem)),
+            Err(problem) => {
+                return Prepared::Answered(unreadable(format, event_arg, stdin, &problem));
+            }
         };
-        let event = match super::parse_event(format, stdin, event_arg) {
+        let event = match super::parse_event(format, text, event_arg) {
             Ok(event) => event,
             Err(error) => {
                 let name = super::event_name(format, stdin, event_arg);
@@ -190,10 +193,15 @@ pub async fn answer(
     }
 }
 
-/// The answer when the agent's stdin could not be read at all (`problem` says why): a tool
-/// call named by `event_arg` is refused.
-pub fn unreadable(format: AgentFormat, event_arg: Option<&str>, problem: &str) -> AgentReply {
-    let name = event_arg.and_then(|given| super::event_name(format, "", Some(given)));
+/// The answer when the agent's event could not be read at all (`problem` says why; `stdin`:
+/// what of it was read): a tool call, named by `event_arg` or found in `stdin`, is refused.
+pub fn unreadable(
+    format: AgentFormat,
+    event_arg: Option<&str>,
+    stdin: &[u8],
+    problem: &str,
+) -> AgentReply {
+    let name = super::event_name(format, stdin, event_arg);
     super::input_failure_reply(format, name.as_deref(), problem)
 }
 

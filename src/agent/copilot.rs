@@ -9,10 +9,11 @@
 //!
 //! Answers are flat: preToolUse `permissionDecision` (`deny`/`ask`/`allow`) with
 //! `permissionDecisionReason` and `modifiedArgs`; permissionRequest `behavior` with `message`
-//! and `interrupt`; agentStop/subagentStop `decision: "block"` with `reason`; sessionStart,
-//! subagentStart, postToolUse and notification `additionalContext`; postToolUseFailure reads
-//! context only from stdout after exit status 2. Copilot has no `systemMessage` and no
-//! `continue`, and drops what a userPromptSubmitted hook answers.
+//! and `interrupt`; userPromptSubmitted, agentStop and subagentStop `decision: "block"` with
+//! `reason`; `additionalContext` on preToolUse, userPromptSubmitted, postToolUse,
+//! postToolUseFailure, sessionStart, subagentStart and notification. Copilot has no
+//! `systemMessage` and no `continue`. Checked against Copilot CLI 1.0.102 (its
+//! `copilot-sdk/types.d.ts`, `changelog.json`, and tests/agents_e2e).
 
 use serde_json::{Map, Value, json};
 
@@ -59,13 +60,28 @@ pub(super) fn parse(
     })?;
     let mut snake = Map::with_capacity(object.len());
     for (key, value) in object {
-        let value = match key.as_str() {
-            // "JSON string containing the tool's arguments" (and an object in some versions).
-            "toolArgs" | "tool_input" => match value {
-                Value::String(text) => serde_json::from_str(&text).unwrap_or(Value::String(text)),
-                other => other,
-            },
-            _ => value,
+        let value = match (key.as_str(), value) {
+            // "JSON string containing the tool's arguments" (and an object in some versions):
+            // written by JSON.stringify, so always JSON. Input that cannot be read is never
+            // passed on as a string, where a guard looking for a command would find none.
+            ("toolArgs", Value::String(text)) => {
+                super::json::parse(&text).map_err(|source| AgentError::EmbeddedJson {
+                    agent: AgentFormat::Copilot.agent(),
+                    field: "toolArgs",
+                    source,
+                })?
+            }
+            ("tool_input", Value::String(text)) => {
+                super::json::parse(&text).map_err(|source| AgentError::EmbeddedJson {
+                    agent: AgentFormat::Copilot.agent(),
+                    field: "tool_input",
+                    source,
+                })?
+            }
+            ("toolResult" | "tool_result", Value::String(text)) => {
+                super::json::parse(&text).unwrap_or(Value::String(text))
+            }
+            (_, value) => value,
         };
         let key = match key.as_str() {
             "toolArgs" => "tool_input".to_string(),
@@ -207,17 +223,19 @@ mod tests {
             ("ask", "PreToolUse", vec![("g", Verdict::ask("sure?"))], (r#"{"permissionDecision":"ask","permissionDecisionReason":"g: sure?"}"#, "", 0)),
             ("approve", "PreToolUse", vec![("g", Verdict::approve())], (r#"{"permissionDecision":"allow"}"#, "", 0)),
             ("rewrite", "PreToolUse", vec![("g", Verdict::allow().with_updated_input(json!({"command":"pnpm test"})))], (r#"{"modifiedArgs":{"command":"pnpm test"}}"#, "", 0)),
-            ("context is dropped on preToolUse", "PreToolUse", vec![("g", Verdict::allow().with_context("c"))], ("", "hookhost: Copilot CLI does not read context (c) on preToolUse\n", 0)),
+            ("context on preToolUse", "PreToolUse", vec![("g", Verdict::allow().with_context("c"))], (r#"{"additionalContext":"c"}"#, "", 0)),
             ("warning on stderr", "PreToolUse", vec![("g", Verdict::warn("slow"))], ("", "hookhost: g: slow\n", 0)),
             ("permission deny and interrupt", "PermissionRequest", vec![("g", Verdict::block("no").with_stop("halt"))], (r#"{"behavior":"deny","message":"blocked by g: no","interrupt":true}"#, "", 0)),
             ("permission approve", "PermissionRequest", vec![("g", Verdict::approve())], (r#"{"behavior":"allow"}"#, "", 0)),
             ("permission rewrite cannot be applied", "PermissionRequest", vec![("g", Verdict::allow().with_updated_input(json!({})))],
                 (r#"{"behavior":"deny","message":"hookhost: g rewrote the tool input, which the agent cannot apply on permissionRequest; the call is refused rather than run with an input no guard approved"}"#, "", 0)),
             ("post block is context", "PostToolUse", vec![("g", Verdict::block("leaked a key"))], (r#"{"additionalContext":"blocked by g: leaked a key"}"#, "", 0)),
-            ("failure context is exit 2 and stdout", "PostToolUseFailure", vec![("g", Verdict::allow().with_context("see the log"))], ("see the log\n", "", 2)),
+            ("failure context at exit 0", "PostToolUseFailure", vec![("g", Verdict::allow().with_context("see the log"))], (r#"{"additionalContext":"see the log"}"#, "", 0)),
             ("agent stop block", "Stop", vec![("g", Verdict::block("tests are red"))], (r#"{"decision":"block","reason":"tests are red"}"#, "", 0)),
             ("session context", "SessionStart", vec![("g", Verdict::allow().with_context("branch main"))], (r#"{"additionalContext":"branch main"}"#, "", 0)),
-            ("a prompt block cannot be said", "UserPromptSubmit", vec![("g", Verdict::block("secret"))], ("", "hookhost: Copilot CLI does not read a block (blocked by g: secret) on userPromptSubmitted\n", 0)),
+            ("a prompt block", "UserPromptSubmit", vec![("g", Verdict::block("secret"))], (r#"{"decision":"block","reason":"blocked by g: secret"}"#, "", 0)),
+            ("prompt context", "UserPromptSubmit", vec![("g", Verdict::allow().with_context("on branch main"))], (r#"{"additionalContext":"on branch main"}"#, "", 0)),
+            ("a stop is said on stderr", "PreToolUse", vec![("g", Verdict::allow().with_stop("enough"))], ("", "hookhost: Copilot CLI does not read a stop (g: enough) on preToolUse\n", 0)),
         ];
         for (name, event, verdicts, expected) in cases {
             let got = reply(

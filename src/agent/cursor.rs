@@ -71,14 +71,19 @@ pub(super) fn parse(
         object.insert("cwd".into(), cwd);
     }
     // "tool_input": "<json params>" on beforeMCPExecution and afterMCPExecution.
-    if let Some(Value::String(text)) = object.get("tool_input")
-        && let Ok(parsed @ (Value::Object(_) | Value::Array(_))) = serde_json::from_str(text)
-    {
+    // Input that cannot be read is refused, never passed on as a string in which a guard
+    // would find no command.
+    if let Some(Value::String(text)) = object.get("tool_input") {
+        let parsed = super::json::parse(text).map_err(|source| AgentError::EmbeddedJson {
+            agent: AgentFormat::Cursor.agent(),
+            field: "tool_input",
+            source,
+        })?;
         object.insert("tool_input".into(), parsed);
     }
     if let Some(output) = object.remove("tool_output") {
         let output = match output {
-            Value::String(text) => serde_json::from_str(&text).unwrap_or(Value::String(text)),
+            Value::String(text) => super::json::parse(&text).unwrap_or(Value::String(text)),
             other => other,
         };
         object.insert("tool_result".into(), output);

@@ -9,10 +9,14 @@
 //! Answers: top-level `decision` (`deny` refuses, `ask` asks the user on BeforeTool, `allow`)
 //! with `reason`; `continue: false` with `stopReason`; `systemMessage`; `hookSpecificOutput`
 //! with `additionalContext` (BeforeAgent, AfterTool, SessionStart) and, on BeforeTool,
-//! `tool_input`. Gemini merges `tool_input` over the model's arguments (a shallow merge): a
-//! key it names replaces the model's, a key it leaves out keeps the model's value. A rewrite
-//! that removes a top-level key therefore cannot be said; hookhost denies that call instead of
-//! letting it run with the key a guard removed.
+//! `tool_input`. Gemini CLI 0.61 builds the call from `tool_input` alone (it replaces the
+//! model's arguments; its older path merged them), so hookhost always sends the whole rewritten
+//! input: a key a guard removed is gone under either reading.
+//!
+//! Gemini reads stderr as the hook's answer when stdout is empty (plain text becomes
+//! `decision: "allow"` with the text as a message), so hookhost always prints a JSON object,
+//! `{}` for no objection: its own notes on stderr stay notes. An ask is refused (see
+//! [`crate::dialect::gemini`]): `gemini -p` would wait for a confirmation forever.
 
 use serde_json::{Map, Value, json};
 
@@ -39,36 +43,18 @@ pub(super) fn parse(
     from_snake(AgentFormat::Gemini, name, object)
 }
 
-/// The top-level keys of `original` that `rewritten` leaves out: a shallow merge keeps them.
-pub(crate) fn removed_keys(original: Option<&Value>, rewritten: &Value) -> Vec<String> {
-    match (original, rewritten) {
-        (Some(Value::Object(original)), Value::Object(rewritten)) => original
-            .keys()
-            .filter(|key| !rewritten.contains_key(*key))
-            .cloned()
-            .collect(),
-        _ => Vec::new(),
-    }
-}
-
 /// Gemini CLI's answer for `plan`.
 pub(super) fn render(spec: &AgentEventSpec, plan: &mut Plan) -> AgentReply {
-    if let Some(rewritten) = &plan.rewrite {
-        let removed = removed_keys(plan.original.as_ref(), rewritten);
-        let refused = if !rewritten.is_object() {
-            Some("made it something other than a JSON object".to_string())
-        } else if !removed.is_empty() {
-            Some(format!("removed {}", removed.join(", ")))
-        } else {
-            None
-        };
-        if let Some(what) = refused {
-            let reason = format!(
-                "hookhost: {} rewrote the tool input and {what}; Gemini CLI merges a rewrite over the model's arguments and cannot apply that, so the call is denied rather than run with an input no guard approved",
-                plan.rewriters()
-            );
-            plan.refuse(spec, reason);
-        }
+    if plan
+        .rewrite
+        .as_ref()
+        .is_some_and(|rewritten| !rewritten.is_object())
+    {
+        let reason = format!(
+            "hookhost: {} rewrote the tool input into something other than a JSON object, which Gemini CLI cannot apply; the call is denied rather than run with an input no guard approved",
+            plan.rewriters()
+        );
+        plan.refuse(spec, reason);
     }
     let mut out = Map::new();
     let mut specific = Map::new();
@@ -107,7 +93,11 @@ pub(super) fn render(spec: &AgentEventSpec, plan: &mut Plan) -> AgentReply {
         specific.insert("hookEventName".into(), json!(spec.agent));
         out.insert("hookSpecificOutput".into(), Value::Object(specific));
     }
-    AgentReply::json(out)
+    // Never an empty stdout: Gemini would read stderr as the answer.
+    AgentReply {
+        stdout: Value::Object(out).to_string(),
+        ..AgentReply::default()
+    }
 }
 
 #[cfg(test)]
@@ -153,23 +143,26 @@ mod tests {
         #[rustfmt::skip]
         #[allow(clippy::type_complexity)] // a table of cases
         let cases: Vec<(&str, &str, Vec<(&str, Verdict)>, (&str, &str, u8))> = vec![
-            ("nothing to say", "PreToolUse", vec![("g", Verdict::allow())], ("", "", 0)),
+            ("nothing to say is an empty object, so that stderr is never read as the answer", "PreToolUse", vec![("g", Verdict::allow())], ("{}", "", 0)),
             ("deny", "PreToolUse", vec![("g", Verdict::block("no"))], (r#"{"decision":"deny","reason":"blocked by g: no"}"#, "", 0)),
-            ("ask", "PreToolUse", vec![("g", Verdict::ask("sure?"))], (r#"{"decision":"ask","reason":"g: sure?","systemMessage":"g: sure?"}"#, "", 0)),
+            ("an ask is refused: gemini -p would wait for ever", "PreToolUse", vec![("g", Verdict::ask("sure?"))],
+                (r#"{"decision":"deny","reason":"hookhost: g: sure? asks to confirm this call, which the agent cannot ask its user on BeforeTool; refused rather than run unconfirmed"}"#, "", 0)),
             ("approve", "PreToolUse", vec![("g", Verdict::approve())], (r#"{"decision":"allow"}"#, "", 0)),
             ("rewrite", "PreToolUse", vec![("g", Verdict::allow().with_updated_input(json!({"command":"pnpm test","dir_path":"."})))],
                 (r#"{"hookSpecificOutput":{"hookEventName":"BeforeTool","tool_input":{"command":"pnpm test","dir_path":"."}}}"#, "", 0)),
-            ("a rewrite that removes a key is denied", "PreToolUse", vec![("g", Verdict::allow().with_updated_input(json!({"command":"pnpm test"})))],
-                (r#"{"decision":"deny","reason":"hookhost: g rewrote the tool input and removed dir_path; Gemini CLI merges a rewrite over the model's arguments and cannot apply that, so the call is denied rather than run with an input no guard approved"}"#, "", 0)),
+            ("a rewrite that removes a key is the whole new input", "PreToolUse", vec![("g", Verdict::allow().with_updated_input(json!({"command":"pnpm test"})))],
+                (r#"{"hookSpecificOutput":{"hookEventName":"BeforeTool","tool_input":{"command":"pnpm test"}}}"#, "", 0)),
+            ("a rewrite that is not an object is denied", "PreToolUse", vec![("g", Verdict::allow().with_updated_input(json!("pnpm test")))],
+                (r#"{"decision":"deny","reason":"hookhost: g rewrote the tool input into something other than a JSON object, which Gemini CLI cannot apply; the call is denied rather than run with an input no guard approved"}"#, "", 0)),
             ("stop", "PreToolUse", vec![("g", Verdict::allow().with_stop("done"))], (r#"{"continue":false,"stopReason":"g: done"}"#, "", 0)),
             ("warning", "PreToolUse", vec![("g", Verdict::warn("slow"))], (r#"{"systemMessage":"g: slow"}"#, "", 0)),
             ("after tool deny hides the output", "PostToolUse", vec![("g", Verdict::block("a secret"))], (r#"{"decision":"deny","reason":"blocked by g: a secret"}"#, "", 0)),
             ("after tool context", "PostToolUse", vec![("g", Verdict::allow().with_context("c"))], (r#"{"hookSpecificOutput":{"additionalContext":"c","hookEventName":"AfterTool"}}"#, "", 0)),
             ("prompt deny", "UserPromptSubmit", vec![("g", Verdict::block("secret"))], (r#"{"decision":"deny","reason":"blocked by g: secret"}"#, "", 0)),
             ("after agent retry", "Stop", vec![("g", Verdict::block("fix the lint"))], (r#"{"decision":"deny","reason":"fix the lint"}"#, "", 0)),
-            ("after agent context is dropped", "Stop", vec![("g", Verdict::allow().with_context("c"))], ("", "hookhost: Gemini CLI does not read context (c) on AfterAgent\n", 0)),
+            ("after agent context is dropped, with JSON on stdout", "Stop", vec![("g", Verdict::allow().with_context("c"))], ("{}", "hookhost: Gemini CLI does not read context (c) on AfterAgent\n", 0)),
             ("session context", "SessionStart", vec![("g", Verdict::allow().with_context("branch main"))], (r#"{"hookSpecificOutput":{"additionalContext":"branch main","hookEventName":"SessionStart"}}"#, "", 0)),
-            ("compaction is advisory", "PreCompact", vec![("g", Verdict::block("not now"))], ("", "hookhost: Gemini CLI does not read a block (blocked by g: not now) on PreCompress\n", 0)),
+            ("compaction is advisory", "PreCompact", vec![("g", Verdict::block("not now"))], ("{}", "hookhost: Gemini CLI does not read a block (blocked by g: not now) on PreCompress\n", 0)),
         ];
         for (name, event, verdicts, expected) in cases {
             let got = reply(

@@ -28,6 +28,7 @@ pub mod copilot;
 pub mod cursor;
 pub mod gemini;
 pub mod import;
+pub mod json;
 mod plan;
 mod read;
 mod reply;
@@ -103,32 +104,28 @@ pub fn parse_event(
     event: Option<&str>,
 ) -> Result<AgentEvent, AgentError> {
     let agent = format.agent();
-    let value: Value =
-        serde_json::from_str(stdin).map_err(|source| AgentError::Json { agent, source })?;
+    let value = json::parse(stdin).map_err(|problem| match problem {
+        json::JsonProblem::Syntax(source) => AgentError::Json { agent, source },
+        json::JsonProblem::TooDeep => AgentError::TooDeep { agent },
+    })?;
     let Value::Object(object) = value else {
         return Err(AgentError::NotAnObject {
             agent,
             found: type_name(&value),
         });
     };
-    match format {
-        AgentFormat::Claude => claude::parse(object, event),
-        AgentFormat::Copilot => copilot::parse(object, event),
-        AgentFormat::Gemini => gemini::parse(object, event),
-        AgentFormat::Codex => codex::parse(object, event),
-        AgentFormat::Cursor => cursor::parse(object, event),
-    }
+    parse_as(format, object, event)
 }
 
 /// hookhost's name for the event of `stdin` (or `--event`), as far as it can be told even when
-/// the event cannot be read: a broken event about a tool call must still be refused.
-pub fn event_name(format: AgentFormat, stdin: &str, event: Option<&str>) -> Option<String> {
+/// the event cannot be read (cut, not UTF-8, not JSON): a broken event about a tool call must
+/// still be refused.
+pub fn event_name(format: AgentFormat, stdin: &[u8], event: Option<&str>) -> Option<String> {
     let from_payload;
     let given = match event {
         Some(given) => given,
         None => {
-            let value: Value = serde_json::from_str(stdin).ok()?;
-            from_payload = value.get("hook_event_name")?.as_str()?.to_string();
+            from_payload = json::event_name_in(stdin)?;
             &from_payload
         }
     };
@@ -144,13 +141,7 @@ pub fn render_outcome(event: &AgentEvent, outcome: &Outcome) -> AgentReply {
     let spec = event.spec();
     let original = event.tool.as_ref().map(|(_, input)| input);
     let mut plan = Plan::new(spec, original, outcome);
-    let mut reply = match event.format {
-        AgentFormat::Claude => claude::render(spec, &mut plan),
-        AgentFormat::Copilot => copilot::render(spec, &mut plan),
-        AgentFormat::Gemini => gemini::render(spec, &mut plan),
-        AgentFormat::Codex => codex::render(spec, &mut plan),
-        AgentFormat::Cursor => cursor::render(spec, &mut plan),
-    };
+    let mut reply = render_as(event.format, spec, &mut plan);
     let diagnostics = plan.diagnostics(event.format.agent(), spec.agent, outcome);
     // Claude Code reads the whole of stderr as the reason of an exit-2 block.
     let stderr_is_reason = event.format == AgentFormat::Claude && reply.exit_code == 2;
@@ -159,6 +150,29 @@ pub fn render_outcome(event: &AgentEvent, outcome: &Outcome) -> AgentReply {
     }
     reply
 }
+
+/// `parse_as` and `render_as`: each agent's reader and writer, `agent::NAME::{parse, render}`,
+/// from the agents' table (`dialect::for_each_agent!`).
+macro_rules! agent_adapters {
+    ($($(#[$doc:meta])* $variant:ident $module:ident,)*) => {
+        fn parse_as(
+            format: AgentFormat,
+            object: serde_json::Map<String, Value>,
+            event: Option<&str>,
+        ) -> Result<AgentEvent, AgentError> {
+            match format {
+                $(AgentFormat::$variant => $module::parse(object, event),)*
+            }
+        }
+
+        fn render_as(format: AgentFormat, spec: &AgentEventSpec, plan: &mut Plan) -> AgentReply {
+            match format {
+                $(AgentFormat::$variant => $module::render(spec, plan),)*
+            }
+        }
+    };
+}
+crate::dialect::for_each_agent!(agent_adapters);
 
 #[cfg(test)]
 mod tests {
@@ -294,7 +308,8 @@ mod tests {
             input.stdout,
             r#"{"decision":"deny","reason":"blocked by hookhost agent-hook: not JSON"}"#
         );
+        // No event to answer in: exit 2, every agent's refusal (exit 1 would let a tool run).
         let unknown = input_failure_reply(AgentFormat::Claude, None, "not JSON");
-        assert_eq!((unknown.exit_code, unknown.stdout.as_str()), (1, ""));
+        assert_eq!((unknown.exit_code, unknown.stdout.as_str()), (2, ""));
     }
 }

@@ -70,8 +70,11 @@ impl Plan {
             // is what the agent does anyway.
             Decision::Ask(_) if spec.block == BlockAs::Behavior => {}
             // A tool call the agent can refuse but not ask about (Codex's PreToolUse, Cursor's
-            // preToolUse): refused, never run unconfirmed.
-            Decision::Ask(notice) if spec.block == BlockAs::Permission => {
+            // preToolUse, Gemini's BeforeTool): refused, never run unconfirmed, never left
+            // waiting for a confirmation nobody can give.
+            Decision::Ask(notice)
+                if matches!(spec.block, BlockAs::Permission | BlockAs::Decision) =>
+            {
                 plan.refuse(
                     spec,
                     format!(

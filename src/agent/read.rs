@@ -22,6 +22,27 @@ pub enum AgentError {
         #[source]
         source: serde_json::Error,
     },
+    /// stdin nests deeper than hookhost reads.
+    #[error(
+        "the {agent} event on stdin nests arrays and objects more than {} levels deep",
+        super::json::MAX_DEPTH
+    )]
+    TooDeep {
+        /// The agent.
+        agent: &'static str,
+    },
+    /// A field that carries JSON as a string (Copilot's `toolArgs`, Cursor's MCP `tool_input`)
+    /// cannot be read: the tool's input cannot be examined, so a gate refuses it.
+    #[error("the {agent} event's `{field}` is not readable JSON")]
+    EmbeddedJson {
+        /// The agent.
+        agent: &'static str,
+        /// The field, as the agent spells it.
+        field: &'static str,
+        /// Why.
+        #[source]
+        source: super::json::JsonProblem,
+    },
     /// stdin is JSON, but not an object.
     #[error("the {agent} event on stdin is a JSON {found}, not an object")]
     NotAnObject {

@@ -76,11 +76,14 @@ fn unrunnable(
     by: &str,
     problem: &str,
 ) -> AgentReply {
+    // Which event this is cannot be told: refused the way every agent reads a refusal of a tool
+    // call (exit 2: Claude Code, Gemini CLI, Codex CLI and Cursor block, Copilot CLI denies on
+    // any failure). Exit 1 would be a non-blocking error: the tool would run, unguarded.
     let Some(name) = event else {
         return AgentReply {
             stdout: String::new(),
-            stderr: format!("hookhost: {by}: {problem}\n"),
-            exit_code: 1,
+            stderr: format!("hookhost: {by}: {problem}; refused, as the event cannot be told\n"),
+            exit_code: 2,
         };
     };
     let mut outcome = Outcome::new(name);

@@ -34,7 +34,7 @@ pub async fn sdk_callback(runner: &HookRunner, input: &str) -> SdkAnswer {
             render_outcome(&event, &outcome)
         }
         Err(error) => {
-            let name = event_name(AgentFormat::Claude, input, None);
+            let name = event_name(AgentFormat::Claude, input.as_bytes(), None);
             let problem = crate::text::error_chain(&error);
             input_failure_reply(AgentFormat::Claude, name.as_deref(), &problem)
         }

@@ -10,6 +10,10 @@
 //! by name. Paths outside the project are not recorded: they are not the repository's to
 //! change. A script that runs another project file is covered only for what its own command
 //! names.
+//!
+//! Longer than 400 lines: one walk over a command line's words (pipelines, lists, subshells,
+//! `$(...)`, `cd`) that must see all of them to say which files it runs, or that it cannot
+//! tell.
 
 use std::path::{Path, PathBuf};
 

@@ -21,6 +21,10 @@ pub mod keyless;
 mod metadata;
 mod policy;
 pub mod sections;
+#[cfg(test)]
+mod test_support;
+#[cfg(test)]
+mod tests_minisign;
 mod trust;
 
 pub use metadata::{Metadata, read_metadata, with_metadata};

@@ -13,6 +13,9 @@
 //! A refusal names the reference, the rule (its pattern and where it is written) and what is
 //! missing: which keys signed, which were revoked, which signatures no trusted key made,
 //! which vouch for another artefact.
+//!
+//! Longer than 400 lines: one decision (may this hook load?) from every kind of signer and
+//! rule, with a refusal that names what is missing; its cases are one table.
 
 use std::fmt::Write as _;
 use std::sync::Arc;

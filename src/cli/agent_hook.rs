@@ -15,7 +15,7 @@ use hookhost::serve::{self, ClientError};
 #[derive(clap::Args)]
 pub struct AgentHookArgs {
     /// The agent whose hook protocol to speak
-    #[arg(long, value_name = "AGENT", value_parser = ["claude", "copilot", "gemini", "codex", "cursor"])]
+    #[arg(long, value_name = "AGENT", value_parser = hookhost::agent::AgentFormat::NAMES)]
     format: String,
     /// The event, when the payload does not name it (Copilot CLI: preToolUse, agentStop, ...);
     /// it wins over the payload's name
@@ -42,7 +42,14 @@ pub async fn run(args: AgentHookArgs) -> Result<ExitCode> {
     let event_arg = args.event.as_deref();
     let stdin = match read_stdin() {
         Ok(stdin) => stdin,
-        Err(problem) => return Ok(write_reply(&agent::unreadable(format, event_arg, &problem))),
+        Err(problem) => {
+            return Ok(write_reply(&agent::unreadable(
+                format,
+                event_arg,
+                &[],
+                &problem,
+            )));
+        }
     };
     if let Some(reply) = from_daemon(&args, format, &stdin) {
         return Ok(write_reply(&reply));
@@ -84,14 +91,22 @@ fn from_daemon(args: &AgentHookArgs, format: AgentFormat, stdin: &[u8]) -> Optio
     }
 }
 
-/// The agent's stdin, read up to one byte over the limit (`agent::answer` refuses more).
+/// The agent's stdin, read up to one byte over the limit (`agent::answer` refuses more). The
+/// rest of a larger event is read and dropped: the agent writes it all, and may count a pipe
+/// closed under it as a failed hook rather than read the refusal.
 pub fn read_stdin() -> Result<Vec<u8>, String> {
     let mut bytes = Vec::new();
-    std::io::stdin()
-        .lock()
+    let mut stdin = std::io::stdin().lock();
+    (&mut stdin)
         .take(agent::EVENT_MAX_BYTES + 1)
         .read_to_end(&mut bytes)
         .map_err(|error| format!("cannot read the event on stdin: {error}"))?;
+    if bytes.len() as u64 > agent::EVENT_MAX_BYTES {
+        let _ = std::io::copy(
+            &mut stdin.take(hookhost_client::wire::DRAIN_MAX_BYTES),
+            &mut std::io::sink(),
+        );
+    }
     Ok(bytes)
 }
 

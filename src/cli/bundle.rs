@@ -1,5 +1,8 @@
 //! Signed bundles from the terminal: `sign` (a file with minisign; `--oci` hands a registry
 //! bundle to `oci`), `verify`, `inspect`. Keys are made by `keygen`.
+//!
+//! Longer than 400 lines: `sign`, `verify` and `inspect` share their argument types and their
+//! rendering of a bundle's sections and signatures.
 
 use std::io::IsTerminal as _;
 use std::path::{Path, PathBuf};

@@ -172,13 +172,8 @@ fn whole_lines(path: &Path, from: u64) -> Result<(Vec<u8>, u64)> {
     Ok((bytes, from + whole as u64))
 }
 
-/// Writes `bytes` to `path` through a temporary file and a rename: a cursor is whole or absent.
+/// Writes `bytes` to `path` whole and durably: a cursor is whole or absent.
 fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    let mut file = tempfile::NamedTempFile::new_in(dir)
-        .with_context(|| format!("cannot write in {}", dir.display()))?;
-    std::io::Write::write_all(&mut file, bytes)?;
-    file.persist(path)
-        .with_context(|| format!("cannot write {}", path.display()))?;
-    Ok(())
+    hookhost::durable::write_atomically(path, bytes)
+        .with_context(|| format!("cannot write {}", path.display()))
 }

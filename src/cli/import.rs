@@ -3,7 +3,6 @@
 //! the hooks of the agents' settings files as a hooks.toml (`hookhost::agent::import`), written
 //! atomically and never over an existing file without `--force`.
 
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -16,7 +15,7 @@ use super::DEFAULT_CONFIGS;
 #[derive(clap::Args)]
 pub struct ImportArgs {
     /// Import only this agent's settings [default: every agent's that is found]
-    #[arg(long, value_name = "AGENT", value_parser = ["claude", "copilot", "gemini", "codex", "cursor"])]
+    #[arg(long, value_name = "AGENT", value_parser = hookhost::agent::AgentFormat::NAMES)]
     from: Option<String>,
     /// Where to write [default: the project's hooks file: .forgeflare/hooks.toml if it
     /// exists, else hooks.toml]
@@ -107,22 +106,16 @@ fn report(sources: &[Source], dir: &Path, imported: &import::Imported, shown: &s
     }
 }
 
-/// Writes `text` to `path` through a temporary file in the same directory, renamed into place
-/// (without `replace`, only if `path` still does not exist).
+/// Writes `text` to `path` whole and durably, creating its directory (without `replace`,
+/// only if `path` still does not exist).
 fn write_atomically(path: &Path, text: &str, replace: bool) -> Result<()> {
     let parent = path.parent().unwrap_or(Path::new("."));
     std::fs::create_dir_all(parent)
         .with_context(|| format!("cannot create {}", parent.display()))?;
-    let mut file = tempfile::NamedTempFile::new_in(parent)
-        .with_context(|| format!("cannot write in {}", parent.display()))?;
-    file.write_all(text.as_bytes())
-        .and_then(|()| file.as_file().sync_all())
-        .with_context(|| format!("cannot write {}", path.display()))?;
-    let persisted = if replace {
-        file.persist(path)
+    let written = if replace {
+        hookhost::durable::write_atomically(path, text.as_bytes())
     } else {
-        file.persist_noclobber(path)
+        hookhost::durable::write_new_atomically(path, text.as_bytes())
     };
-    persisted.with_context(|| format!("cannot write {}", path.display()))?;
-    Ok(())
+    written.with_context(|| format!("cannot write {}", path.display()))
 }

@@ -1,4 +1,7 @@
 //! Command-line interface: parse arguments, call the library, render the result.
+//!
+//! Longer than 400 lines: clap wants the whole command line (every subcommand's arguments) in
+//! one `Cli` derive, and `run` dispatches on it; each command's work is in its own module.
 
 mod agent_hook;
 mod allow;

@@ -135,7 +135,7 @@ impl CommandHook {
             let mut write_stdin = std::pin::pin!(async {
                 if let Some(mut stdin) = stdin {
                     // A hook may exit without reading its input: a broken pipe is not a failure.
-                    let _ = stdin.write_all(request.stdin(self.protocol)).await;
+                    let _ = stdin.write_all(&self.protocol.stdin_of(request)).await;
                 }
             });
             let mut read_stdout =

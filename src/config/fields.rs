@@ -116,14 +116,45 @@ pub(super) struct HookTable<'a, 'i> {
     pub(super) table: &'a DeTable<'i>,
 }
 
-pub(super) type Field<'a, 'i> = Option<(&'a Spanned<DeValue<'i>>, Range<usize>)>;
+pub(crate) type Field<'a, 'i> = Option<(&'a Spanned<DeValue<'i>>, Range<usize>)>;
+
+/// The value of `key` in a spanned table, with the key's own span: the one lookup of every
+/// reader of spanned TOML (hooks.toml's tables here, a test file's in `policy_test`).
+pub(crate) fn find<'a, 'i>(table: &'a DeTable<'i>, key: &str) -> Field<'a, 'i> {
+    table
+        .iter()
+        .find(|(k, _)| k.get_ref().as_ref() == key)
+        .map(|(k, v)| (v, k.span()))
+}
+
+/// A boolean field's value, or the problem to report at its span.
+pub(crate) fn boolean(value: &DeValue<'_>, key: &str) -> Result<bool, String> {
+    match value {
+        DeValue::Boolean(b) => Ok(*b),
+        other => Err(format!(
+            "`{key}` must be true or false, found {}",
+            other.type_str()
+        )),
+    }
+}
+
+/// A table field's value, or the problem to report at its span.
+pub(crate) fn subtable<'a, 'i>(
+    value: &'a DeValue<'i>,
+    key: &str,
+) -> Result<&'a DeTable<'i>, String> {
+    match value {
+        DeValue::Table(table) => Ok(table),
+        other => Err(format!(
+            "`{key}` must be a table, found {}",
+            other.type_str()
+        )),
+    }
+}
 
 impl<'a, 'i> HookTable<'a, 'i> {
     pub(super) fn field(&self, key: &str) -> Field<'a, 'i> {
-        self.table
-            .iter()
-            .find(|(k, _)| k.get_ref().as_ref() == key)
-            .map(|(k, v)| (v, k.span()))
+        find(self.table, key)
     }
 
     pub(super) fn hook_ref(&self) -> Option<(usize, Option<String>)> {
@@ -253,17 +284,9 @@ impl<'a, 'i> HookTable<'a, 'i> {
 
     pub(super) fn bool(&self, key: &str, sink: &mut Problems<'_>) -> Option<bool> {
         let (value, _) = self.field(key)?;
-        match value.get_ref() {
-            DeValue::Boolean(b) => Some(*b),
-            other => {
-                self.problem(
-                    sink,
-                    &value.span(),
-                    format!("`{key}` must be true or false, found {}", other.type_str()),
-                );
-                None
-            }
-        }
+        boolean(value.get_ref(), key)
+            .map_err(|message| self.problem(sink, &value.span(), message))
+            .ok()
     }
 }
 

@@ -1,5 +1,8 @@
 //! hooks.toml as forgeflare writes it and as hookhost widened it: what each key means, and
 //! the located problem every mistake gets.
+//!
+//! Longer than 400 lines: one table of hooks.toml cases per feature of the file, each a line;
+//! split, a reader would look for a case in several places.
 
 use std::collections::BTreeMap;
 

@@ -16,6 +16,10 @@
 //! any_of = ["platform-1", "platform-2", "platform-3"]
 //! min = 2                          # or all_of = [...]
 //! ```
+//!
+//! Longer than 400 lines: `[trust]` has four kinds of entries (keys of three kinds, keyless
+//! identities, rules, revocations), each validated with located problems; they name one
+//! another, so they are read together.
 
 use std::path::PathBuf;
 

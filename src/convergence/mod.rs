@@ -18,7 +18,6 @@
 //! such key and reads exactly as before; readers that do not know the key ignore it.
 
 use std::fs;
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -86,16 +85,9 @@ pub struct FinalState {
 #[derive(Debug, thiserror::Error)]
 pub enum ConvergenceError {
     /// Creating the directory, locking, writing, syncing or renaming failed.
-    #[error("cannot {action} {}", path.display())]
-    Io {
-        /// What was being done.
-        action: &'static str,
-        /// The path it was done to.
-        path: PathBuf,
-        /// What the OS said.
-        #[source]
-        source: std::io::Error,
-    },
+    /// A file could not be read, written or created: which, and what the OS said.
+    #[error(transparent)]
+    Io(#[from] crate::durable::FileError),
     /// Another process (another agent in the same project) held the lock for the whole wait,
     /// so nothing was read, written or removed.
     #[error(
@@ -169,11 +161,11 @@ impl ConvergenceStore {
         match fs::remove_file(&self.path) {
             Ok(()) => Ok(()),
             Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(()),
-            Err(source) => Err(ConvergenceError::Io {
+            Err(source) => Err(ConvergenceError::Io(crate::durable::FileError {
                 action: "remove",
                 path: self.path.clone(),
                 source,
-            }),
+            })),
         }
     }
 
@@ -363,28 +355,28 @@ fn not_written(observations: &[Observation], final_state: Option<&FinalState>) -
 
 fn io(action: &'static str, path: &Path) -> impl FnOnce(std::io::Error) -> ConvergenceError {
     let path = path.to_path_buf();
-    move |source| ConvergenceError::Io {
-        action,
-        path,
-        source,
+    move |source| {
+        ConvergenceError::Io(crate::durable::FileError {
+            action,
+            path,
+            source,
+        })
     }
 }
 
-/// Write `bytes` to `tmp`, fsync it, rename it over `path`, then fsync the directory so the
-/// rename itself survives a crash.
+/// Writes `bytes` over `path` through `tmp`, whole and durably (`crate::durable`).
 fn write_atomically(tmp: &Path, path: &Path, bytes: &[u8]) -> Result<(), ConvergenceError> {
-    let mut file = fs::File::create(tmp).map_err(io("create", tmp))?;
-    file.write_all(bytes).map_err(io("write", tmp))?;
-    file.sync_all().map_err(io("sync", tmp))?;
-    drop(file);
-    fs::rename(tmp, path).map_err(io("rename into place", path))?;
-    if let Some(dir) = path.parent() {
-        // Best effort: not every filesystem lets a directory be opened and synced.
-        if let Ok(dir) = fs::File::open(dir) {
-            let _ = dir.sync_all();
-        }
-    }
-    Ok(())
+    let options = crate::durable::WriteOptions {
+        temp: Some(tmp),
+        ..Default::default()
+    };
+    crate::durable::write_parts(path, &[bytes], options).map_err(|error| {
+        ConvergenceError::Io(crate::durable::FileError {
+            action: error.action,
+            path: error.path,
+            source: error.source,
+        })
+    })
 }
 
 /// The current time as RFC 3339 in UTC, to the second.

@@ -1,5 +1,8 @@
 //! convergence.json as R8 describes it: appends, `final` once, atomic writes, locks between
 //! processes, and failures as warnings.
+//!
+//! Longer than 400 lines: convergence.json's behaviours under concurrent writers, locks,
+//! crashes and bad files, each with its own fixture; they share the store's helpers.
 
 use super::*;
 

@@ -5,6 +5,11 @@
 //! once the next record would take the file past its size. A writer killed in the middle of a
 //! large record can leave its line cut: the next writer ends that line first, so every record
 //! after it starts on a line of its own, and a reader skips the cut one.
+//!
+//! hookhost writes into, rotates and removes only its own logs: a file there that does not
+//! start with a record (someone's `.bashrc`, which a cloned repository's `[log] path` named) is
+//! refused with an error, never appended to nor renamed aside; so is a rotated file that is not
+//! a log. A log a project chose is opened without following a symlink.
 
 use std::fs::{File, OpenOptions};
 use std::io::{Read as _, Seek as _, SeekFrom, Write as _};
@@ -18,6 +23,8 @@ pub struct DecisionFile {
     path: PathBuf,
     max_bytes: u64,
     keep: u32,
+    /// Open without following a symlink at the file (a log a project chose).
+    no_follow: bool,
 }
 
 impl DecisionFile {
@@ -27,7 +34,15 @@ impl DecisionFile {
             path,
             max_bytes,
             keep,
+            no_follow: false,
         }
+    }
+
+    /// The same log, opened without following a symlink at its path: for a path a project
+    /// chose, which could name a link to the user's files.
+    pub fn without_following_links(mut self) -> DecisionFile {
+        self.no_follow = true;
+        self
     }
 
     /// The log's path.
@@ -55,6 +70,7 @@ impl DecisionFile {
         let _held = FileLock::exclusive(&self.lock_path())?;
         let mut file = self.open()?;
         let mut len = file.metadata()?.len();
+        ensure_log(&mut file, len, &self.path)?;
         let mut lines = Vec::new();
         if len > 0 && !ends_with_newline(&mut file, len)? {
             lines.push(b'\n');
@@ -77,12 +93,28 @@ impl DecisionFile {
     }
 
     fn open(&self) -> std::io::Result<File> {
-        OpenOptions::new()
+        let flags = if self.no_follow { libc::O_NOFOLLOW } else { 0 };
+        let file = OpenOptions::new()
             .create(true)
             .append(true)
             .read(true)
             .mode(0o600)
+            .custom_flags(flags)
             .open(&self.path)
+            .map_err(|error| match error.raw_os_error() {
+                Some(libc::ELOOP) => std::io::Error::other(format!(
+                    "{} is a symbolic link, which a log a project names may not be",
+                    self.path.display()
+                )),
+                _ => error,
+            })?;
+        if !file.metadata()?.is_file() {
+            return Err(std::io::Error::other(format!(
+                "{} is not a regular file",
+                self.path.display()
+            )));
+        }
+        Ok(file)
     }
 
     fn lock_path(&self) -> PathBuf {
@@ -108,6 +140,10 @@ impl DecisionFile {
                 _ => Ok(()),
             };
         }
+        // Every file the renames below move or replace must be one of hookhost's logs.
+        for n in 1..=self.keep {
+            is_own_log(&self.rotated(n))?;
+        }
         for n in (1..self.keep).rev() {
             match std::fs::rename(self.rotated(n), self.rotated(n + 1)) {
                 Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(e),
@@ -116,6 +152,57 @@ impl DecisionFile {
         }
         std::fs::rename(&self.path, self.rotated(1))
     }
+}
+
+/// Fails unless `file` (of `len` bytes) is empty or starts as a record does: `{`, then the
+/// `"id"` key (spaces between allowed).
+fn ensure_log(file: &mut File, len: u64, path: &Path) -> std::io::Result<()> {
+    if len == 0 {
+        return Ok(());
+    }
+    let mut start = [0u8; 64];
+    let n = (len as usize).min(start.len());
+    file.seek(SeekFrom::Start(0))?;
+    file.read_exact(&mut start[..n])?;
+    let start = &start[..n];
+    let after_brace = start
+        .strip_prefix(b"{")
+        .map(|rest| {
+            let skip = rest.iter().take_while(|b| b.is_ascii_whitespace()).count();
+            &rest[skip..]
+        })
+        .unwrap_or_default();
+    // A log cut inside its first key still starts as one.
+    let id = b"\"id\"";
+    let starts_as_record = !after_brace.is_empty()
+        && (after_brace.starts_with(id) || id.starts_with(after_brace))
+        || start == b"{";
+    match starts_as_record {
+        true => Ok(()),
+        false => Err(not_a_log(path)),
+    }
+}
+
+/// Whether `path` is a rotated log of hookhost's: a regular file (not a link) that is empty or
+/// starts with a record. `false` when it does not exist.
+fn is_own_log(path: &Path) -> std::io::Result<bool> {
+    match std::fs::symlink_metadata(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(false),
+        Err(e) => Err(e),
+        Ok(metadata) if !metadata.is_file() => Err(not_a_log(path)),
+        Ok(metadata) => {
+            let mut file = File::open(path)?;
+            ensure_log(&mut file, metadata.len(), path).map(|()| true)
+        }
+    }
+}
+
+fn not_a_log(path: &Path) -> std::io::Error {
+    std::io::Error::other(format!(
+        "{} exists and is not a hookhost decision log (it does not start with a record): \
+         hookhost neither writes into it nor rotates it; point [log] path at a file of its own",
+        path.display()
+    ))
 }
 
 fn ends_with_newline(file: &mut File, len: u64) -> std::io::Result<bool> {

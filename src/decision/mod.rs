@@ -16,12 +16,13 @@
 //! configured.
 
 mod file;
+mod outcomes;
 mod record;
 mod recorder;
 
 pub use file::{DecisionFile, FileLock};
+pub(crate) use record::Masks;
 pub(crate) use record::new_id;
-pub(crate) use record::{Context, Masks};
 pub use record::{Draft, Provenance, record};
 pub use recorder::{Export, Recorder};
 
@@ -51,6 +52,15 @@ impl DecisionLog {
             file: Arc::new(DecisionFile::new(path, spec.max_bytes, spec.keep)),
             spec: Arc::new(spec),
         }
+    }
+
+    /// The same log, its file opened without following a symlink (a path a project chose).
+    pub fn without_following_links(self) -> DecisionLog {
+        let file = Arc::try_unwrap(self.file)
+            .map(DecisionFile::without_following_links)
+            .map(Arc::new)
+            .unwrap_or_else(|file| file);
+        DecisionLog { file, ..self }
     }
 
     /// Its files, oldest first: the rotated ones (`FILE.{keep}` down to `FILE.1`), then

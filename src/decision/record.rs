@@ -3,6 +3,10 @@
 //! Taken in two steps so that the calling path pays little: a [`Draft`] copies what the
 //! record needs out of the event and the outcome (the tool input and payload without the
 //! fields `drop` removes whole), and the log's writer turns drafts into JSON records later.
+//!
+//! Longer than 400 lines: a record's two steps (the draft taken on the calling path, the JSON
+//! the writer makes of it) and the masks applied between them are one format, kept in one place
+//! so that a field is never written by one and dropped by the other.
 
 use std::sync::Arc;
 use std::time::SystemTime;
@@ -16,18 +20,7 @@ use crate::event::{Event, Phase};
 use crate::outcome::{Decision, Outcome};
 use crate::verdict::{HookFailure, Mode};
 
-/// Where a hook comes from, as a record names it.
-#[derive(Debug, Clone, Default)]
-pub struct Provenance {
-    /// The layer its configuration came from (none for an in-process hook).
-    pub layer: Option<Layer>,
-    /// Its command, its component's path or `oci://` reference, or `native`.
-    pub source: String,
-    /// The SHA-256 of its component, hex.
-    pub sha256: Option<String>,
-    /// The trusted keys whose signatures verified.
-    pub signers: Vec<String>,
-}
+pub use crate::recording::Provenance;
 
 /// What one record says, copied out of an event and its outcome: no JSON built yet.
 #[derive(Debug, Clone)]
@@ -61,16 +54,7 @@ struct HookPart {
 }
 
 /// Where a draft's parts come from besides the event and the outcome.
-pub(crate) struct Context<'a> {
-    /// The agent (`HOOKHOST_AGENT`, or the embedder's name).
-    pub agent: Option<&'a str>,
-    /// The agent's working directory.
-    pub cwd: &'a Arc<str>,
-    /// Each hook's provenance, by its index.
-    pub hooks: &'a dyn Fn(usize) -> Option<Arc<Provenance>>,
-    /// How long the event took, in microseconds.
-    pub us: u64,
-}
+pub(crate) type Context<'a> = crate::recording::RecordContext<'a>;
 
 impl Draft {
     /// The draft of `outcome`'s record. The input and payload fields that `spec.drop` removes

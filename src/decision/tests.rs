@@ -118,3 +118,54 @@ fn decision_ids_are_uuid_v7_and_sort_by_time_within_a_millisecond() {
     let later = super::new_id(time + std::time::Duration::from_millis(1));
     assert!(later > ids[999]);
 }
+
+#[test]
+fn only_hookhosts_own_logs_are_written_rotated_or_replaced() {
+    use super::DecisionFile;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("d.jsonl");
+    let foreign = "export PATH=/usr/bin\n";
+    // A file that is not a log, where the log goes: neither appended to nor rotated aside.
+    std::fs::write(&path, foreign).unwrap();
+    let file = DecisionFile::new(path.clone(), 64, 1);
+    let error = file.append(br#"{"id":"a"}"#).unwrap_err().to_string();
+    assert!(
+        error.contains("exists and is not a hookhost decision log"),
+        "{error}"
+    );
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), foreign);
+    assert!(!file.rotated(1).exists());
+
+    // A log whose rotation would replace a file that is not one: refused, nothing moved.
+    std::fs::write(&path, "{\"id\":\"old\"}\n").unwrap();
+    std::fs::write(file.rotated(1), foreign).unwrap();
+    let error = file.append(&[b'x'; 80]).unwrap_err().to_string();
+    assert!(
+        error.contains(".1 exists and is not a hookhost decision log"),
+        "{error}"
+    );
+    assert_eq!(std::fs::read_to_string(file.rotated(1)).unwrap(), foreign);
+    assert_eq!(
+        std::fs::read_to_string(&path).unwrap(),
+        "{\"id\":\"old\"}\n"
+    );
+
+    // A log cut inside its first key, or spaced, is still a log.
+    for start in ["{\"i", "{ \"id\": \"x", "{"] {
+        std::fs::write(&path, start).unwrap();
+        DecisionFile::new(path.clone(), 1 << 20, 1)
+            .append(br#"{"id":"b"}"#)
+            .unwrap_or_else(|e| panic!("{start:?}: {e}"));
+    }
+
+    // A project's log is not followed through a link.
+    let link = dir.path().join("link.jsonl");
+    std::os::unix::fs::symlink(dir.path().join("target.jsonl"), &link).unwrap();
+    let error = DecisionFile::new(link.clone(), 1 << 20, 1)
+        .without_following_links()
+        .append(br#"{"id":"c"}"#)
+        .unwrap_err()
+        .to_string();
+    assert!(error.contains("is a symbolic link"), "{error}");
+    assert!(!dir.path().join("target.jsonl").exists());
+}

@@ -4,6 +4,13 @@
 
 use super::{AgentEventSpec, BlockAs, ContextAs};
 
+/// Its command-line spelling (`--format claude`, `protocol = "claude"`).
+pub(crate) const NAME: &str = "claude";
+/// Its product name, for messages.
+pub(crate) const PRODUCT: &str = "Claude Code";
+/// The variables it sets to the project's directory for its command hooks.
+pub(crate) const PROJECT_DIR_VARIABLES: &[&str] = &["CLAUDE_PROJECT_DIR"];
+
 const BASE: AgentEventSpec = AgentEventSpec {
     agent: "",
     hookhost: "",

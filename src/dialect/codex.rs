@@ -8,6 +8,13 @@
 
 use super::{AgentEventSpec, BlockAs, ContextAs};
 
+/// Its command-line spelling (`--format codex`, `protocol = "codex"`).
+pub(crate) const NAME: &str = "codex";
+/// Its product name, for messages.
+pub(crate) const PRODUCT: &str = "Codex CLI";
+/// The variables it sets to the project's directory for its command hooks.
+pub(crate) const PROJECT_DIR_VARIABLES: &[&str] = &[];
+
 const BASE: AgentEventSpec = AgentEventSpec {
     agent: "",
     hookhost: "",

@@ -4,6 +4,13 @@
 
 use super::{AgentEventSpec, BlockAs, ContextAs};
 
+/// Its command-line spelling (`--format copilot`, `protocol = "copilot"`).
+pub(crate) const NAME: &str = "copilot";
+/// Its product name, for messages.
+pub(crate) const PRODUCT: &str = "Copilot CLI";
+/// The variables it sets to the project's directory for its command hooks.
+pub(crate) const PROJECT_DIR_VARIABLES: &[&str] = &[];
+
 const BASE: AgentEventSpec = AgentEventSpec {
     agent: "",
     hookhost: "",
@@ -29,10 +36,13 @@ pub static EVENTS: [AgentEventSpec; 14] = [
         hookhost: "SessionEnd",
         ..BASE
     },
-    // Only SDK hooks may answer it (modifiedPrompt); a command hook's output is dropped.
+    // `decision: "block"` refuses the prompt (no model turn runs); `additionalContext` reaches
+    // the prompt (1.0.65). Checked against 1.0.102 (copilot-sdk/types.d.ts and the e2e tests).
     AgentEventSpec {
         agent: "userPromptSubmitted",
         hookhost: "UserPromptSubmit",
+        block: BlockAs::Decision,
+        context: ContextAs::TopLevel,
         ..BASE
     },
     AgentEventSpec {
@@ -40,6 +50,7 @@ pub static EVENTS: [AgentEventSpec; 14] = [
         hookhost: "UserPromptTransformed",
         ..BASE
     },
+    // `modifiedArgs` and `additionalContext` are read since 1.0.24.
     AgentEventSpec {
         agent: "preToolUse",
         hookhost: "PreToolUse",
@@ -47,6 +58,7 @@ pub static EVENTS: [AgentEventSpec; 14] = [
         ask: true,
         approve: true,
         rewrite: true,
+        context: ContextAs::TopLevel,
         ..BASE
     },
     AgentEventSpec {
@@ -64,10 +76,11 @@ pub static EVENTS: [AgentEventSpec; 14] = [
         context: ContextAs::TopLevel,
         ..BASE
     },
+    // `additionalContext` at exit 0 (1.0.102 ignores what an exit 2 prints).
     AgentEventSpec {
         agent: "postToolUseFailure",
         hookhost: "PostToolUseFailure",
-        context: ContextAs::Exit2Stdout,
+        context: ContextAs::TopLevel,
         ..BASE
     },
     AgentEventSpec {

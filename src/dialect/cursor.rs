@@ -11,6 +11,13 @@
 
 use super::{AgentEventSpec, BlockAs, ContextAs};
 
+/// Its command-line spelling (`--format cursor`, `protocol = "cursor"`).
+pub(crate) const NAME: &str = "cursor";
+/// Its product name, for messages.
+pub(crate) const PRODUCT: &str = "Cursor";
+/// The variables it sets to the project's directory for its command hooks.
+pub(crate) const PROJECT_DIR_VARIABLES: &[&str] = &["CURSOR_PROJECT_DIR", "CLAUDE_PROJECT_DIR"];
+
 const BASE: AgentEventSpec = AgentEventSpec {
     agent: "",
     hookhost: "",

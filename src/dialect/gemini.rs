@@ -4,6 +4,13 @@
 
 use super::{AgentEventSpec, BlockAs, ContextAs};
 
+/// Its command-line spelling (`--format gemini`, `protocol = "gemini"`).
+pub(crate) const NAME: &str = "gemini";
+/// Its product name, for messages.
+pub(crate) const PRODUCT: &str = "Gemini CLI";
+/// The variables it sets to the project's directory for its command hooks.
+pub(crate) const PROJECT_DIR_VARIABLES: &[&str] = &super::PROJECT_DIR_VARIABLES;
+
 const BASE: AgentEventSpec = AgentEventSpec {
     agent: "",
     hookhost: "",
@@ -18,11 +25,14 @@ const BASE: AgentEventSpec = AgentEventSpec {
 
 /// Gemini CLI's events (its `HookEventName` enum) and what it reads on each.
 pub static EVENTS: [AgentEventSpec; 11] = [
+    // Gemini reads `decision: "ask"` here, but its headless mode (`gemini -p`) then waits for
+    // a confirmation nobody can give, and a hook cannot tell the modes apart: hookhost refuses
+    // an ask instead (checked against 0.61.0).
     AgentEventSpec {
         agent: "BeforeTool",
         hookhost: "PreToolUse",
         block: BlockAs::Decision,
-        ask: true,
+        ask: false,
         approve: true,
         rewrite: true,
         stop: true,

@@ -13,7 +13,8 @@
 //!
 //! Events are data here too: one table per agent says, per event, its name on both sides and
 //! what the agent reads from an answer. The protocols (running an agent's own scripts) and the
-//! agent adapter (answering the agent) both read these tables; neither knows the other.
+//! agent adapter (answering the agent) both read these tables; neither knows the other. Which
+//! agents there are is one list, [`for_each_agent!`]: every per-agent dispatch expands it.
 
 pub mod claude;
 pub mod codex;
@@ -26,26 +27,81 @@ use std::fmt;
 use crate::event::{Answers, EventSpec};
 use crate::verdict::{Answer, Verdict};
 
-/// The agent whose hook protocol `agent-hook` speaks.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum AgentFormat {
-    /// Claude Code: snake_case JSON with `hook_event_name`; answers in `hookSpecificOutput`
-    /// and top-level `decision`.
-    Claude,
-    /// GitHub Copilot CLI: camelCase JSON without an event name (the settings entry passes
-    /// `--event`); flat answers (`permissionDecision`, `modifiedArgs`, `additionalContext`).
-    Copilot,
-    /// Gemini CLI: snake_case JSON with its own event names (`BeforeTool`, ...); answers in
-    /// `decision: "deny"` and `hookSpecificOutput`.
-    Gemini,
-    /// OpenAI's Codex CLI: Claude Code's event names and JSON, with fewer answers per event
-    /// and any unknown key a failed hook.
-    Codex,
-    /// Cursor: camelCase event names (`preToolUse`, `beforeShellExecution`, ...) with
-    /// snake_case payloads; flat answers (`permission`, `user_message`, `agent_message`,
-    /// `followup_message`, `additional_context`).
-    Cursor,
+/// The agents hookhost speaks with: one row each, `Variant module`, in the order they are
+/// listed everywhere (`AgentFormat::ALL`, import's fixed order). Every place that does
+/// something per agent expands this list instead of holding a `match` of its own:
+/// [`AgentFormat`] here, the command-hook protocols (`protocol`), `agent-hook`'s reading and
+/// answering (`agent`), the import of settings (`agent::import`), the agents' variables of a
+/// command hook (`Protocol::agent`).
+///
+/// Adding an agent is a row here, a `Protocol` variant with its hooks.toml spelling (a
+/// protocol is not always an agent's: forgeflare, exit-code), and the agent's own files, each
+/// with the items the expansions call (the compiler names any that is missing):
+/// `dialect::NAME` (`NAME`, `PRODUCT`, `PROJECT_DIR_VARIABLES`, `EVENTS`, `OTHER`),
+/// `protocol::NAME` (`stdin`, `answer`), `agent::NAME` (`parse`, `render`),
+/// `agent::import::NAME` (`settings`, `import`).
+macro_rules! for_each_agent {
+    ($then:ident) => {
+        $then! {
+            /// Claude Code: snake_case JSON with `hook_event_name`; answers in
+            /// `hookSpecificOutput` and top-level `decision`.
+            Claude claude,
+            /// GitHub Copilot CLI: camelCase JSON without an event name (the settings entry
+            /// passes `--event`); flat answers (`permissionDecision`, `modifiedArgs`,
+            /// `additionalContext`).
+            Copilot copilot,
+            /// Gemini CLI: snake_case JSON with its own event names (`BeforeTool`, ...); answers
+            /// in `decision: "deny"` and `hookSpecificOutput`.
+            Gemini gemini,
+            /// OpenAI's Codex CLI: Claude Code's event names and JSON, with fewer answers per
+            /// event and any unknown key a failed hook.
+            Codex codex,
+            /// Cursor: camelCase event names (`preToolUse`, `beforeShellExecution`, ...) with
+            /// snake_case payloads; flat answers (`permission`, `user_message`, `agent_message`,
+            /// `followup_message`, `additional_context`).
+            Cursor cursor,
+        }
+    };
 }
+pub(crate) use for_each_agent;
+
+/// What the table's row and the agent's dialect module say of one agent.
+struct Row {
+    name: &'static str,
+    product: &'static str,
+    project_dir_variables: &'static [&'static str],
+    events: &'static [AgentEventSpec],
+    other: &'static AgentEventSpec,
+}
+
+macro_rules! agent_format {
+    ($($(#[$doc:meta])* $variant:ident $module:ident,)*) => {
+        /// The agent whose hook protocol `agent-hook` speaks.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub enum AgentFormat {
+            $($(#[$doc])* $variant,)*
+        }
+
+        impl AgentFormat {
+            /// Every format, with its command-line spelling.
+            pub const ALL: [(AgentFormat, &'static str); [$($module::NAME),*].len()] =
+                [$((AgentFormat::$variant, $module::NAME)),*];
+
+            fn row(self) -> Row {
+                match self {
+                    $(AgentFormat::$variant => Row {
+                        name: $module::NAME,
+                        product: $module::PRODUCT,
+                        project_dir_variables: $module::PROJECT_DIR_VARIABLES,
+                        events: &$module::EVENTS,
+                        other: &$module::OTHER,
+                    },)*
+                }
+            }
+        }
+    };
+}
+for_each_agent!(agent_format);
 
 /// The variables an agent sets to the project's directory for its command hooks (`hookhost
 /// agent-hook` sets them to the cwd where the agent did not): every agent's, for reading a
@@ -61,36 +117,27 @@ pub const ALL_PROJECT_DIR_VARIABLES: &[&str] = &[
 ];
 
 impl AgentFormat {
-    /// Every format, with its command-line spelling.
-    pub const ALL: [(AgentFormat, &'static str); 5] = [
-        (AgentFormat::Claude, "claude"),
-        (AgentFormat::Copilot, "copilot"),
-        (AgentFormat::Gemini, "gemini"),
-        (AgentFormat::Codex, "codex"),
-        (AgentFormat::Cursor, "cursor"),
-    ];
+    /// The command-line spellings, for a command line's list of possible values.
+    pub const NAMES: [&'static str; AgentFormat::ALL.len()] = {
+        let mut names = [""; AgentFormat::ALL.len()];
+        let mut i = 0;
+        while i < names.len() {
+            names[i] = AgentFormat::ALL[i].1;
+            i += 1;
+        }
+        names
+    };
 
     /// The project-directory variables this agent sets for its command hooks (Gemini CLI sets
     /// both of [`PROJECT_DIR_VARIABLES`] to the cwd; Claude Code sets `CLAUDE_PROJECT_DIR`;
     /// Cursor `CURSOR_PROJECT_DIR` and `CLAUDE_PROJECT_DIR`; Copilot CLI and Codex none).
     pub fn project_dir_variables(self) -> &'static [&'static str] {
-        match self {
-            AgentFormat::Claude => &PROJECT_DIR_VARIABLES[..1],
-            AgentFormat::Gemini => &PROJECT_DIR_VARIABLES,
-            AgentFormat::Cursor => &["CURSOR_PROJECT_DIR", "CLAUDE_PROJECT_DIR"],
-            AgentFormat::Copilot | AgentFormat::Codex => &[],
-        }
+        self.row().project_dir_variables
     }
 
     /// `claude`, `copilot`, `gemini`, `codex` or `cursor`.
     pub fn as_str(self) -> &'static str {
-        match self {
-            AgentFormat::Claude => "claude",
-            AgentFormat::Copilot => "copilot",
-            AgentFormat::Gemini => "gemini",
-            AgentFormat::Codex => "codex",
-            AgentFormat::Cursor => "cursor",
-        }
+        self.row().name
     }
 
     /// The format spelled `name`.
@@ -103,39 +150,22 @@ impl AgentFormat {
 
     /// The agent's product name, for messages.
     pub fn agent(self) -> &'static str {
-        match self {
-            AgentFormat::Claude => "Claude Code",
-            AgentFormat::Copilot => "Copilot CLI",
-            AgentFormat::Gemini => "Gemini CLI",
-            AgentFormat::Codex => "Codex CLI",
-            AgentFormat::Cursor => "Cursor",
-        }
+        self.row().product
     }
 
     /// The agent's events, as its table lists them.
     pub(crate) fn events(self) -> &'static [AgentEventSpec] {
-        match self {
-            AgentFormat::Claude => &claude::EVENTS,
-            AgentFormat::Copilot => &copilot::EVENTS,
-            AgentFormat::Gemini => &gemini::EVENTS,
-            AgentFormat::Codex => &codex::EVENTS,
-            AgentFormat::Cursor => &cursor::EVENTS,
-        }
+        self.row().events
     }
 
     /// What this agent reads on the event hookhost calls `name` (a custom event's name is the
     /// agent's own).
     pub fn spec(self, name: &str) -> &'static AgentEventSpec {
-        self.events()
+        let row = self.row();
+        row.events
             .iter()
             .find(|spec| spec.hookhost == name)
-            .unwrap_or(match self {
-                AgentFormat::Claude => &claude::OTHER,
-                AgentFormat::Copilot => &copilot::OTHER,
-                AgentFormat::Gemini => &gemini::OTHER,
-                AgentFormat::Codex => &codex::OTHER,
-                AgentFormat::Cursor => &cursor::OTHER,
-            })
+            .unwrap_or(row.other)
     }
 }
 
@@ -177,7 +207,9 @@ pub enum ContextAs {
     Specific,
     /// Top-level: Copilot's `additionalContext`, Cursor's `additional_context`.
     TopLevel,
-    /// Exit status 2 with the context on stdout (Copilot's postToolUseFailure).
+    /// Exit status 2 with the context on stdout: what Copilot CLI's postToolUseFailure was
+    /// documented to read; no agent's table uses it since Copilot CLI 1.0.102, which reads
+    /// `additionalContext` at exit 0 there (kept: the enum is public).
     Exit2Stdout,
     /// Not at all.
     Nothing,

@@ -7,15 +7,16 @@
 //! business of the protocols, at the edge.
 
 pub mod catalog;
+mod owned;
+mod stop;
 
 use std::borrow::Cow;
-use std::fmt;
-use std::str::FromStr;
 
-use serde::Serialize;
 use serde_json::Value;
 
 pub use catalog::{Answers, EventSpec, MatchOn};
+pub use owned::OwnedEvent;
+pub use stop::{StopReason, UnknownStopReason, cap_result};
 
 /// Results longer than this many bytes are cut before a PostToolUse hook sees them (R3).
 pub const RESULT_CAP_BYTES: usize = 5120;
@@ -307,154 +308,6 @@ impl<'a> Event<'a> {
                 .collect(),
         }
     }
-}
-
-/// An [`Event`] that owns its data, so that a background hook can outlive the agent's call.
-#[derive(Debug, Clone)]
-pub struct OwnedEvent {
-    name: String,
-    session_id: Option<String>,
-    call: Option<(String, Value, usize)>,
-    fields: Vec<(String, Value)>,
-    env: Vec<(String, String)>,
-}
-
-impl OwnedEvent {
-    /// An event from its parts, as read from JSON at a language boundary (`embed`): the tool
-    /// call is its tool's name, input and batch counter.
-    pub(crate) fn from_parts(
-        name: String,
-        session_id: Option<String>,
-        call: Option<(String, Value, usize)>,
-        fields: Vec<(String, Value)>,
-        env: Vec<(String, String)>,
-    ) -> OwnedEvent {
-        OwnedEvent {
-            name,
-            session_id,
-            call,
-            fields,
-            env,
-        }
-    }
-
-    /// The event's name.
-    pub fn name(&self) -> &str {
-        &self.name
-    }
-
-    /// The event, borrowed from this copy.
-    pub fn view(&self) -> Event<'_> {
-        Event {
-            name: Cow::Borrowed(&self.name),
-            session_id: self.session_id.as_deref().map(Cow::Borrowed),
-            call: self
-                .call
-                .as_ref()
-                .map(|(tool, input, tool_iterations)| ToolCall {
-                    tool,
-                    input,
-                    tool_iterations: *tool_iterations,
-                }),
-            fields: self
-                .fields
-                .iter()
-                .map(|(name, value)| (Cow::Borrowed(name.as_str()), Cow::Borrowed(value)))
-                .collect(),
-            env: self
-                .env
-                .iter()
-                .map(|(name, value)| (Cow::Borrowed(name.as_str()), Cow::Borrowed(value.as_str())))
-                .collect(),
-        }
-    }
-}
-
-/// Why an agent's run ended: the seven values of R1/R3.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum StopReason {
-    /// The model finished naturally.
-    EndTurn,
-    /// The 50-iteration ceiling was hit.
-    IterationLimit,
-    /// The API failed after recovery was exhausted.
-    ApiError,
-    /// Three MaxTokens continuations without completing.
-    ContinuationCap,
-    /// The consecutive block counter (3) tripped.
-    BlockLimitConsecutive,
-    /// The total block counter (10) tripped.
-    BlockLimitTotal,
-    /// A PostToolUse signal broke the inner loop.
-    ConvergenceSignal,
-}
-
-impl StopReason {
-    /// All seven reasons, in the spec's order.
-    pub const ALL: [StopReason; 7] = [
-        StopReason::EndTurn,
-        StopReason::IterationLimit,
-        StopReason::ApiError,
-        StopReason::ContinuationCap,
-        StopReason::BlockLimitConsecutive,
-        StopReason::BlockLimitTotal,
-        StopReason::ConvergenceSignal,
-    ];
-
-    /// The spec's string for this reason.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            StopReason::EndTurn => "end_turn",
-            StopReason::IterationLimit => "iteration_limit",
-            StopReason::ApiError => "api_error",
-            StopReason::ContinuationCap => "continuation_cap",
-            StopReason::BlockLimitConsecutive => "block_limit_consecutive",
-            StopReason::BlockLimitTotal => "block_limit_total",
-            StopReason::ConvergenceSignal => "convergence_signal",
-        }
-    }
-}
-
-impl fmt::Display for StopReason {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-/// The string is not one of the seven Stop reasons.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error(
-    "unknown stop reason \"{0}\"; expected one of end_turn, iteration_limit, api_error, continuation_cap, block_limit_consecutive, block_limit_total, convergence_signal"
-)]
-pub struct UnknownStopReason(pub String);
-
-impl FromStr for StopReason {
-    type Err = UnknownStopReason;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        StopReason::ALL
-            .into_iter()
-            .find(|reason| reason.as_str() == s)
-            .ok_or_else(|| UnknownStopReason(s.to_string()))
-    }
-}
-
-/// Caps a tool result for a PostToolUse hook (R3): results over 5120 bytes become the first
-/// 2560 bytes, a marker naming the full length, and the last 2560 bytes, both cuts moved back
-/// to a character boundary. The agent still gets the full result; only the hook's copy is cut.
-pub fn cap_result(result: &str) -> std::borrow::Cow<'_, str> {
-    if result.len() <= RESULT_CAP_BYTES {
-        return std::borrow::Cow::Borrowed(result);
-    }
-    let head_end = result.floor_char_boundary(RESULT_HALF_BYTES);
-    let tail_start = result.floor_char_boundary(result.len() - RESULT_HALF_BYTES);
-    std::borrow::Cow::Owned(format!(
-        "{}\n... (truncated for hook, full result: {} bytes)\n{}",
-        &result[..head_end],
-        result.len(),
-        &result[tail_start..]
-    ))
 }
 
 #[cfg(test)]

@@ -28,16 +28,9 @@ pub enum BlobStoreError {
     #[error("no directory for the bundle store: set {STORE_DIR_ENV} (or XDG_CACHE_HOME or HOME)")]
     NoDirectory,
     /// A file of the store could not be read or written.
-    #[error("cannot {action} {}", path.display())]
-    Io {
-        /// What was being done: "read", "write", "create".
-        action: &'static str,
-        /// The file or directory.
-        path: PathBuf,
-        /// What the OS said.
-        #[source]
-        source: std::io::Error,
-    },
+    /// A file could not be read, written or created: which, and what the OS said.
+    #[error(transparent)]
+    Io(#[from] crate::durable::FileError),
     /// Bytes written under a digest are not the bytes of that digest. Nothing was stored.
     #[error("the bytes have digest {actual}, not the expected {expected}; nothing was stored")]
     DigestMismatch {
@@ -77,10 +70,12 @@ impl BlobStore {
             .map(PathBuf::from)
             .or_else(|| crate::dirs::cache_dir().map(|dir| dir.join("store")))
             .ok_or(BlobStoreError::NoDirectory)?;
-        let dir = std::path::absolute(&dir).map_err(|source| BlobStoreError::Io {
-            action: "resolve",
-            path: dir.clone(),
-            source,
+        let dir = std::path::absolute(&dir).map_err(|source| {
+            BlobStoreError::Io(crate::durable::FileError {
+                action: "resolve",
+                path: dir.clone(),
+                source,
+            })
         })?;
         Ok(BlobStore { dir })
     }
@@ -109,11 +104,11 @@ impl BlobStore {
                 return Ok(BlobState::Missing);
             }
             Err(source) => {
-                return Err(BlobStoreError::Io {
+                return Err(BlobStoreError::Io(crate::durable::FileError {
                     action: "read",
                     path,
                     source,
-                });
+                }));
             }
         };
         let actual = Digest::of(&bytes);
@@ -136,19 +131,23 @@ impl BlobStore {
     pub fn writer(&self, digest: &Digest) -> Result<BlobWriter, BlobStoreError> {
         let path = self.blob_path(digest);
         let dir = path.parent().expect("a blob path has a directory");
-        std::fs::create_dir_all(dir).map_err(|source| BlobStoreError::Io {
-            action: "create",
-            path: dir.to_path_buf(),
-            source,
+        std::fs::create_dir_all(dir).map_err(|source| {
+            BlobStoreError::Io(crate::durable::FileError {
+                action: "create",
+                path: dir.to_path_buf(),
+                source,
+            })
         })?;
         let temp = tempfile::Builder::new()
             .prefix(".")
             .suffix(".tmp")
             .tempfile_in(dir)
-            .map_err(|source| BlobStoreError::Io {
-                action: "create a temp file in",
-                path: dir.to_path_buf(),
-                source,
+            .map_err(|source| {
+                BlobStoreError::Io(crate::durable::FileError {
+                    action: "create a temp file in",
+                    path: dir.to_path_buf(),
+                    source,
+                })
             })?;
         Ok(BlobWriter {
             temp,
@@ -184,14 +183,13 @@ impl BlobWriter {
             let take = (HEAD_LEN - self.head.len()).min(chunk.len());
             self.head.extend_from_slice(&chunk[..take]);
         }
-        self.temp
-            .as_file_mut()
-            .write_all(chunk)
-            .map_err(|source| BlobStoreError::Io {
+        self.temp.as_file_mut().write_all(chunk).map_err(|source| {
+            BlobStoreError::Io(crate::durable::FileError {
                 action: "write",
                 path: self.temp.path().to_path_buf(),
                 source,
             })
+        })
     }
 
     /// Bytes written so far.
@@ -220,10 +218,12 @@ impl BlobWriter {
         }
         let io = |action, path: &Path| {
             let path = path.to_path_buf();
-            move |source| BlobStoreError::Io {
-                action,
-                path,
-                source,
+            move |source| {
+                BlobStoreError::Io(crate::durable::FileError {
+                    action,
+                    path,
+                    source,
+                })
             }
         };
         self.temp
@@ -244,22 +244,8 @@ impl BlobWriter {
     }
 }
 
-/// Writes `bytes` to `path` through a synced temp file in the same directory and a rename, so
-/// that readers see the old file or the new one, never a mix.
-pub fn write_file_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let dir = match path.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => dir,
-        _ => Path::new("."),
-    };
-    let mut temp = tempfile::Builder::new()
-        .prefix(".")
-        .suffix(".tmp")
-        .tempfile_in(dir)?;
-    temp.write_all(bytes)?;
-    temp.as_file().sync_all()?;
-    temp.persist(path).map_err(|error| error.error)?;
-    Ok(())
-}
+/// The crate's one atomic write, where the CLI's bundle commands first found it.
+pub use crate::durable::write_atomically as write_file_atomically;
 
 #[cfg(test)]
 mod tests {

@@ -151,16 +151,9 @@ pub enum LockLookup<'a> {
 #[derive(Debug, thiserror::Error)]
 pub enum LockError {
     /// The file exists but could not be read, or could not be written.
-    #[error("cannot {action} {}", path.display())]
-    Io {
-        /// "read" or "write".
-        action: &'static str,
-        /// The lock file.
-        path: PathBuf,
-        /// What the OS said.
-        #[source]
-        source: std::io::Error,
-    },
+    /// A file could not be read, written or created: which, and what the OS said.
+    #[error(transparent)]
+    Io(#[from] crate::durable::FileError),
     /// The file is not a lock file this hookhost understands.
     #[error("{} is not a valid lock file: {reason}; run `hookhost lock` to write it again", path.display())]
     Invalid {
@@ -191,11 +184,11 @@ impl LockFile {
             Ok(text) => text,
             Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
             Err(source) => {
-                return Err(LockError::Io {
+                return Err(LockError::Io(crate::durable::FileError {
                     action: "read",
                     path: path.to_path_buf(),
                     source,
-                });
+                }));
             }
         };
         let invalid = |reason: String| LockError::Invalid {
@@ -225,11 +218,11 @@ impl LockFile {
     /// Writes the lock to `path` atomically.
     pub fn write(&self, path: &Path) -> Result<(), LockError> {
         super::blobs::write_file_atomically(path, self.to_text().as_bytes()).map_err(|source| {
-            LockError::Io {
+            LockError::Io(crate::durable::FileError {
                 action: "write",
                 path: path.to_path_buf(),
                 source,
-            }
+            })
         })
     }
 

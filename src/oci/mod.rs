@@ -35,12 +35,6 @@ pub use lock::{
 /// The blob store's module by its earlier name.
 #[doc(hidden)]
 pub use blobs as store;
-/// [`BlobStore`] by its earlier name ("store" also names wasmtime's per-call `Store`).
-#[deprecated(since = "0.1.0", note = "renamed to `BlobStore`")]
-pub type Store = BlobStore;
-/// [`BlobStoreError`] by its earlier name.
-#[deprecated(since = "0.1.0", note = "renamed to `BlobStoreError`")]
-pub type StoreError = BlobStoreError;
 
 pub(crate) use locked::locked_wasm_spec;
 

@@ -10,8 +10,9 @@ use super::expect::compare;
 use super::{Case, CaseEvent, CaseFile, CaseResult, Named, Status};
 use crate::agent::{self, AgentEvent, Caller};
 use crate::event::{Event, ToolCall};
+use crate::load::Layers;
 use crate::outcome::{Decision, Outcome};
-use crate::runner::{HookRunner, Layers, RunnerOptions};
+use crate::runner::{HookRunner, RunnerOptions};
 
 /// How long a case's async hooks may run after its answer (as `agent-hook` drains them).
 const DRAIN: Duration = Duration::from_secs(10);

@@ -11,7 +11,8 @@
 //! - exit 0: stdout, less `{"type":"progress",...}` lines, is one JSON object; empty or
 //!   unparseable output is "no output" (the default behaviour), as in Copilot;
 //! - exit 2: on preToolUse and permissionRequest a deny (with the JSON's reason, else stderr);
-//!   on postToolUseFailure stdout is context for the model; elsewhere a warning;
+//!   elsewhere a warning (Copilot CLI 1.0.102 reads postToolUseFailure's context as
+//!   `additionalContext` at exit 0, no longer from stdout after exit 2);
 //! - any other status: preToolUse is denied ("Denied by preToolUse hook (hook errored)":
 //!   Copilot fails closed there); elsewhere it is a hook failure, which fails open.
 
@@ -274,9 +275,11 @@ mod tests {
             ("exit 1 denies on preToolUse", &pre, out(1, "", "boom"), Ok(Verdict::block("Denied by preToolUse hook (hook errored: exited with code 1)"))),
             ("permission deny with interrupt", &permission, out(0, r#"{"behavior":"deny","message":"no","interrupt":true}"#, ""), Ok(Verdict::block("no").with_stop("interrupted by a permissionRequest hook"))),
             ("post context", &post, out(0, r#"{"additionalContext":"c"}"#, ""), Ok(Verdict::allow().with_context("c"))),
-            ("failure context via exit 2", &failure, out(2, "check the port\n", ""), Ok(Verdict::allow().with_context("check the port"))),
+            ("failure context at exit 0", &failure, out(0, r#"{"additionalContext":"check the port"}"#, ""), Ok(Verdict::allow().with_context("check the port"))),
+            ("what a failure hook prints with exit 2 is not read", &failure, out(2, "check the port\n", ""), Ok(Verdict::allow())),
+            ("pre context", &pre, out(0, r#"{"additionalContext":"c"}"#, ""), Ok(Verdict::allow().with_context("c"))),
             ("agent stop block", &stop, out(0, r#"{"decision":"block","reason":"keep going"}"#, ""), Ok(Verdict::block("keep going"))),
-            ("prompt output is dropped", &prompt, out(0, r#"{"additionalContext":"c","decision":"block"}"#, ""), Ok(Verdict::allow())),
+            ("a prompt block, with context", &prompt, out(0, r#"{"additionalContext":"c","decision":"block","reason":"no secrets"}"#, ""), Ok(Verdict::block("no secrets").with_context("c"))),
             ("exit 2 elsewhere warns", &stop, out(2, "", "hmm"), Ok(Verdict::warn("hmm"))),
             ("exit 1 elsewhere fails open", &stop, out(1, "", ""), Err(())),
         ];

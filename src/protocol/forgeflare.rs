@@ -12,13 +12,16 @@
 //! `approve`, `signal`, where the event takes them; optional keys: `reason`, `signal`,
 //! `updated_input`, `context`, `stop`, `message`. Unknown keys are ignored (forward
 //! compatibility); an unknown action is invalid output, except for Stop, where R3 says to log
-//! it and continue.
+//! it and continue. An agent's Stop (Claude Code's, Copilot CLI's agentStop, Gemini CLI's
+//! AfterAgent, Codex CLI's, Cursor's stop) takes `block` as well: there it keeps the agent
+//! going, as it does under the agents' own protocols.
 
 use serde::Serializer as _;
 use serde::ser::SerializeMap as _;
 use serde_json::Value;
 
 use super::{HookEvent, ProcessOutput};
+use crate::dialect::{AgentFormat, BlockAs};
 use crate::event::{Answers, Phase};
 use crate::outcome::Decision;
 use crate::verdict::{Answer, HookFailure, Signal, Verdict};
@@ -125,7 +128,7 @@ pub(crate) fn parse(view: &HookEvent<'_>, stdout: &[u8]) -> Result<Verdict, Hook
     if spec.no_objection.contains(&action) {
         return Ok(extras(Verdict::allow(), output));
     }
-    if spec.lenient {
+    if spec.lenient && !(action == "block" && agent_reads_a_block(view)) {
         // R3: logged, and treated as "continue".
         return Ok(Verdict {
             note: Some(format!(
@@ -176,6 +179,19 @@ pub(crate) fn parse(view: &HookEvent<'_>, stdout: &[u8]) -> Result<Verdict, Hook
         });
     }
     Ok(extras(verdict, output))
+}
+
+/// Whether the event comes from an agent whose own event takes a block (`agent-hook` marks its
+/// events with `HOOKHOST_AGENT`): there a Stop hook's `block` keeps the agent going, with the
+/// reason as its next instruction. R3 is forgeflare's contract (its loop has ended, a Stop
+/// hook's answer is logged only), so under forgeflare and the library's own `Event::stop`
+/// every action but `continue` is still logged and treated as `continue`.
+fn agent_reads_a_block(view: &HookEvent<'_>) -> bool {
+    view.event.env().any(|(name, value)| {
+        name == "HOOKHOST_AGENT"
+            && AgentFormat::from_name(value)
+                .is_some_and(|format| format.spec(view.event.name()).block != BlockAs::Nothing)
+    })
 }
 
 /// The actions the event takes, for messages: `"allow" or "block"` (forgeflare's own events
@@ -387,7 +403,29 @@ mod tests {
             let got = parse(view, stdout.as_bytes()).map_err(|_| ());
             assert_eq!(&got, expected, "case {name}");
         }
-        // R3: an unrecognized Stop action is logged and treated as continue.
+        // R3: an unrecognized Stop action is logged and treated as continue; so is `block`
+        // under forgeflare (its run has ended) ...
+        let ignored = parse(&stop, br#"{"action":"block","reason":"go on"}"#).unwrap();
+        assert_eq!(ignored.answer, Answer::Allow);
+        assert!(
+            ignored
+                .note
+                .unwrap()
+                .contains("unrecognized action \"block\"")
+        );
+        // ... but an agent's Stop reads it: the agent goes on, with the reason.
+        for agent in ["claude", "copilot", "gemini", "codex", "cursor"] {
+            let agents_stop = Event::new("Stop").with_env("HOOKHOST_AGENT", agent);
+            let agents_stop = view(&agents_stop, Phase::Guard, None);
+            let read = parse(&agents_stop, br#"{"action":"block","reason":"go on"}"#);
+            assert_eq!(read, Ok(Verdict::block("go on")), "{agent}");
+            let garbage = parse(&agents_stop, br#"{"action":"signal"}"#).unwrap();
+            assert_eq!(garbage.answer, Answer::Allow, "{agent}");
+        }
+        let fired = Event::new("Stop").with_env("HOOKHOST_AGENT", "hookhost fire");
+        let fired = view(&fired, Phase::Guard, None);
+        let logged = parse(&fired, br#"{"action":"block"}"#).unwrap();
+        assert_eq!(logged.answer, Answer::Allow);
         let signal = parse(&stop, br#"{"action":"signal"}"#).unwrap();
         assert_eq!(signal.answer, Answer::Allow);
         assert!(

@@ -8,9 +8,9 @@
 //! The answer, as Gemini reads it (`dialect::gemini::EVENTS` says what it reads per event):
 //! - exit 0: stdout is JSON (a JSON string holding JSON too): `decision` (`deny`/`block`
 //!   refuse with `stopReason` or `reason`, `ask`, `allow`), `continue: false`, `systemMessage`,
-//!   `hookSpecificOutput.additionalContext`, and `hookSpecificOutput.tool_input`, merged over
-//!   the tool's input as Gemini merges it (a shallow merge). Stdout that is not JSON is a
-//!   message for the user, and the action goes on;
+//!   `hookSpecificOutput.additionalContext`, and `hookSpecificOutput.tool_input`, which
+//!   replaces the tool's input as Gemini CLI 0.61 replaces it (its documentation says it is
+//!   merged). Stdout that is not JSON is a message for the user, and the action goes on;
 //! - exit 2: a refusal with stderr as the reason (where the event can be refused; elsewhere a
 //!   warning); stdout is not read;
 //! - any other status: a hook failure (Gemini: a warning, the action goes on).
@@ -127,7 +127,11 @@ fn from_stdout(view: &HookEvent<'_>, spec: &AgentEventSpec, stdout: &str) -> Ver
         Some("deny" | "block") if spec.block == BlockAs::Decision => {
             Answer::Block(reason.clone().unwrap_or_else(default))
         }
-        Some("ask") if spec.ask => Answer::Ask(string(&json, "reason").unwrap_or_else(default)),
+        // A Gemini script's ask is an ask (hookhost decides what to tell the calling agent;
+        // the table's `ask` says Gemini itself is not asked).
+        Some("ask") if spec.agent == "BeforeTool" => {
+            Answer::Ask(string(&json, "reason").unwrap_or_else(default))
+        }
         Some("allow" | "approve") if spec.approve => Answer::Approve,
         _ => Answer::Allow,
     };
@@ -141,16 +145,11 @@ fn from_stdout(view: &HookEvent<'_>, spec: &AgentEventSpec, stdout: &str) -> Ver
         if spec.context == ContextAs::Specific {
             verdict.context = string(specific, "additionalContext");
         }
-        if let (true, Some(Value::Object(merge)), Some(call)) =
+        if let (true, Some(input @ Value::Object(_)), Some(_)) =
             (spec.rewrite, specific.get("tool_input"), view.call)
         {
-            // Gemini's shallow merge: the hook's keys over the model's arguments.
-            let mut input = match call.input {
-                Value::Object(input) => input.clone(),
-                _ => Map::new(),
-            };
-            input.extend(merge.iter().map(|(k, v)| (k.clone(), v.clone())));
-            verdict.updated_input = Some(Value::Object(input));
+            // Gemini CLI 0.61 builds the call from `tool_input` alone.
+            verdict.updated_input = Some(input.clone());
         }
         let unread: Vec<&str> = UNREAD
             .iter()
@@ -224,7 +223,7 @@ mod tests {
             ("ask", &pre, out(0, r#"{"decision":"ask","reason":"sure?"}"#, ""), Ok(Verdict::ask("sure?"))),
             ("allow", &pre, out(0, r#"{"decision":"allow"}"#, ""), Ok(Verdict::approve())),
             ("double-encoded", &pre, out(0, r#""{\"decision\":\"deny\",\"reason\":\"x\"}""#, ""), Ok(Verdict::block("x"))),
-            ("tool_input is merged", &pre, out(0, r#"{"hookSpecificOutput":{"tool_input":{"command":"ls"}}}"#, ""), Ok(Verdict::allow().with_updated_input(json!({"command":"ls","dir_path":"."})))),
+            ("tool_input replaces the input, as Gemini CLI 0.61 does", &pre, out(0, r#"{"hookSpecificOutput":{"tool_input":{"command":"ls"}}}"#, ""), Ok(Verdict::allow().with_updated_input(json!({"command":"ls"})))),
             ("continue false", &pre, out(0, r#"{"continue":false,"stopReason":"done"}"#, ""), Ok(Verdict::allow().with_stop("done"))),
             ("plain stdout is a message", &pre, out(0, "hello", ""), Ok(Verdict::allow().with_message("hello"))),
             ("exit 2 denies with stderr", &pre, out(2, r#"{"decision":"allow"}"#, "rm is not allowed\n"), Ok(Verdict::block("rm is not allowed"))),

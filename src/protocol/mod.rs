@@ -24,10 +24,11 @@ pub(crate) mod gemini;
 mod test_support;
 
 use std::fmt;
+use std::sync::Arc;
 
-use crate::Event;
-use crate::event::{EventSpec, Phase, ToolCall};
-use crate::outcome::Decision;
+use crate::dialect::AgentFormat;
+pub(crate) use crate::runtime::HookEvent;
+use crate::runtime::HookRequest;
 use crate::verdict::{HookFailure, Verdict};
 
 /// The protocol a command hook speaks.
@@ -80,55 +81,63 @@ impl Protocol {
             .map(|(protocol, _)| *protocol)
     }
 
-    /// Writes the event as this protocol's hooks read it on stdin.
-    pub(crate) fn stdin(self, view: &HookEvent<'_>) -> Vec<u8> {
-        match self {
-            Protocol::Forgeflare | Protocol::ExitCode => forgeflare::stdin(view),
-            Protocol::Claude => claude::stdin(view),
-            Protocol::Copilot => copilot::stdin(view),
-            Protocol::Gemini => gemini::stdin(view),
-            Protocol::Codex => codex::stdin(view),
-            Protocol::Cursor => cursor::stdin(view),
-        }
-    }
-
-    /// Reads a finished process back into a verdict (`codes`: the hook's `exit_codes`, for
-    /// the exit-code protocol).
-    pub(crate) fn answer(
-        self,
-        view: &HookEvent<'_>,
-        output: &ProcessOutput,
-        codes: &exit_code::ExitCodes,
-    ) -> Result<Verdict, HookFailure> {
-        match self {
-            Protocol::Forgeflare => forgeflare::answer(view, output),
-            Protocol::Claude => claude::answer(view, output),
-            Protocol::ExitCode => exit_code::answer(output, codes),
-            Protocol::Copilot => copilot::answer(view, output),
-            Protocol::Gemini => gemini::answer(view, output),
-            Protocol::Codex => codex::answer(view, output),
-            Protocol::Cursor => cursor::answer(view, output),
-        }
+    /// The event as this protocol's hooks read it on stdin, made once per phase (the request's
+    /// cache files it under the shape's name: the exit-code protocol writes forgeflare's).
+    pub(crate) fn stdin_of(self, request: &HookRequest<'_>) -> Arc<[u8]> {
+        let shape = match self {
+            Protocol::ExitCode => Protocol::Forgeflare.as_str(),
+            protocol => protocol.as_str(),
+        };
+        request.cache.shaped(shape, || self.stdin(&request.view))
     }
 }
+
+/// The protocols of hookhost's own (forgeflare's JSON, the exit-code convention) by hand, and
+/// one per agent from the agents' table (`dialect::for_each_agent!`): an agent's variant of
+/// [`Protocol`] is named as its [`AgentFormat`]'s, its code is `protocol::NAME`.
+macro_rules! protocols {
+    ($($(#[$doc:meta])* $variant:ident $module:ident,)*) => {
+        impl Protocol {
+            /// Writes the event as this protocol's hooks read it on stdin.
+            pub(crate) fn stdin(self, view: &HookEvent<'_>) -> Vec<u8> {
+                match self {
+                    Protocol::Forgeflare | Protocol::ExitCode => forgeflare::stdin(view),
+                    $(Protocol::$variant => $module::stdin(view),)*
+                }
+            }
+
+            /// Reads a finished process back into a verdict (`codes`: the hook's `exit_codes`,
+            /// for the exit-code protocol).
+            pub(crate) fn answer(
+                self,
+                view: &HookEvent<'_>,
+                output: &ProcessOutput,
+                codes: &exit_code::ExitCodes,
+            ) -> Result<Verdict, HookFailure> {
+                match self {
+                    Protocol::Forgeflare => forgeflare::answer(view, output),
+                    Protocol::ExitCode => exit_code::answer(output, codes),
+                    $(Protocol::$variant => $module::answer(view, output),)*
+                }
+            }
+
+            /// The agent whose scripts this protocol runs (none for hookhost's own): what
+            /// `RunnerOptions::protocol_agent_env` gives a command hook the variables of.
+            pub(crate) fn agent(self) -> Option<AgentFormat> {
+                match self {
+                    Protocol::Forgeflare | Protocol::ExitCode => None,
+                    $(Protocol::$variant => Some(AgentFormat::$variant),)*
+                }
+            }
+        }
+    };
+}
+crate::dialect::for_each_agent!(protocols);
 
 impl fmt::Display for Protocol {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
     }
-}
-
-/// The event as one hook sees it.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct HookEvent<'a> {
-    pub(crate) event: &'a Event<'a>,
-    pub(crate) spec: &'static EventSpec,
-    /// The tool call as this hook sees it: its input as rewritten by the guards before it.
-    pub(crate) call: Option<ToolCall<'a>>,
-    pub(crate) phase: Phase,
-    /// For observers of a gate event: what the guards decided.
-    pub(crate) observed: Option<&'a Decision>,
-    pub(crate) cwd: &'a str,
 }
 
 /// How a command hook's process ended, and what it printed.

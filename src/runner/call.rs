@@ -9,7 +9,7 @@ use serde_json::Value;
 use super::{Inner, LoadedHook};
 use crate::event::{Event, EventSpec, Phase, ToolCall};
 use crate::outcome::{Decision, HookReport};
-use crate::protocol::HookEvent;
+use crate::runtime::HookEvent;
 use crate::runtime::{EventCache, HookRequest};
 use crate::verdict::HookFailure;
 

@@ -1,6 +1,7 @@
 //! A hook the runner holds: what decides when it runs (events, matcher, phase, timeout, fail
 //! mode) and the runtime that runs it. [`Runtime`] sits above the runtimes and dispatches to
-//! them; none of them knows it. Also which configured hooks run no runtime at all, and why
+//! them; none of them knows it, and the wasm runtime is plugged in by the loading layer
+//! (`runtime::PluggedRuntime`), so the runner does not know it either. Also which configured hooks run no runtime at all, and why
 //! (held by a `[projects]` policy, skipped by the organisation's `managed_only`).
 
 use std::sync::Arc;
@@ -8,17 +9,15 @@ use std::time::Duration;
 
 use crate::command::CommandHook;
 use crate::config::{HookSpec, OnFailure};
-use crate::decision::Provenance;
 use crate::event::Phase;
 use crate::matcher::{EventPattern, ToolMatcher};
 use crate::native::NativeHook;
 use crate::outcome::HookReport;
-use crate::runtime::{HookRequest, HookResponse};
+use crate::recording::Provenance;
+use crate::runtime::{HookRequest, HookResponse, PluggedRuntime};
 use crate::source::HookSource;
 use crate::verdict::HookFailure;
 use crate::verdict::Mode;
-#[cfg(feature = "wasm")]
-use crate::wasm::WasmHook;
 
 /// A hook ready to run, and what decides when it runs.
 #[derive(Debug)]
@@ -59,9 +58,10 @@ impl LoadedHook {
 #[derive(Debug)]
 pub(crate) enum Runtime {
     Command(CommandHook),
-    #[cfg(feature = "wasm")]
-    Wasm(WasmHook),
     Native(NativeHook),
+    /// A runtime plugged in from above (wasm: a build without it plugs in none).
+    #[cfg_attr(not(feature = "wasm"), allow(dead_code))]
+    Plugged(Box<dyn PluggedRuntime>),
     /// A hook the user's `[projects]` policy does not let run, with why; it never runs, and
     /// its guards block.
     Held(String),
@@ -74,9 +74,8 @@ impl Runtime {
     pub(crate) async fn call(&self, request: &HookRequest<'_>) -> HookResponse {
         match self {
             Runtime::Command(hook) => hook.call(request).await,
-            #[cfg(feature = "wasm")]
-            Runtime::Wasm(hook) => hook.call(request).await,
             Runtime::Native(hook) => hook.call(request).await,
+            Runtime::Plugged(hook) => hook.call(request).await,
             Runtime::Held(reason) | Runtime::Skipped(reason) => HookResponse {
                 result: Err(HookFailure::NotAllowed {
                     reason: reason.clone(),
@@ -97,12 +96,11 @@ impl Runtime {
         matches!(self, Runtime::Skipped(_))
     }
 
-    /// "command", "wasm", "native", "held" or "skipped" ([`crate::outcome::SKIPPED`]).
+    /// "command", "native", a plugged runtime's ("wasm"), "held" or "skipped" ([`crate::outcome::SKIPPED`]).
     pub(crate) fn kind(&self) -> &'static str {
         match self {
             Runtime::Command(_) => "command",
-            #[cfg(feature = "wasm")]
-            Runtime::Wasm(_) => "wasm",
+            Runtime::Plugged(hook) => hook.kind(),
             Runtime::Native(_) => "native",
             Runtime::Held(_) => "held",
             Runtime::Skipped(_) => crate::outcome::SKIPPED,
@@ -129,7 +127,7 @@ impl super::HookRunner {
     }
 
     /// The configured hooks whose runtime `what` says something of, with what it says.
-    pub(super) fn configured_with<T>(
+    pub(crate) fn configured_with<T>(
         &self,
         what: impl Fn(&Runtime) -> Option<T>,
     ) -> Vec<(&HookSpec, T)> {
@@ -167,8 +165,7 @@ impl HookReport {
 /// Where a configured hook comes from.
 fn provenance(spec: &HookSpec, runtime: &Runtime) -> Provenance {
     let (sha256, signers) = match runtime {
-        #[cfg(feature = "wasm")]
-        Runtime::Wasm(hook) => (Some(hook.sha256.clone()), hook.signers.clone()),
+        Runtime::Plugged(hook) => hook.provenance(),
         _ => (None, Vec::new()),
     };
     Provenance {

@@ -15,108 +15,42 @@ mod background;
 mod call;
 mod dispatch;
 mod hook;
-mod layers;
-mod managed;
-mod prepare;
-mod projects;
+mod options;
 mod record;
+mod seed;
 
-use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, RwLock};
 use std::time::Duration;
 
-use crate::config::{Config, ConfigError, HookSpec};
-use crate::convergence::{
-    ConvergenceError, ConvergenceStore, FinalState, Observation, timestamp_now,
-};
-use crate::event::{Event, StopReason, ToolCall};
+use crate::config::{ConfigError, HookSpec};
+use crate::convergence::{ConvergenceError, ConvergenceStore, Observation};
+use crate::event::Event;
 use crate::native::NativeHook;
 use crate::outcome::{Block, Decision, Outcome};
+use crate::recording::OutcomeRecorder;
 use crate::verdict::HookFailure;
-#[cfg(feature = "wasm")]
-use crate::wasm::{CacheMode, WasmInfo};
 
 pub use background::Flushed;
-use hook::{LoadedHook, Runtime};
-pub use layers::Layers;
-
-/// How a runner is set up, beyond its configuration.
-#[derive(Debug, Clone)]
-pub struct RunnerOptions {
-    /// The agent's working directory: hooks run in it unless configured otherwise, the `cwd`
-    /// field of every event carries it, and relative paths resolve against it.
-    pub cwd: PathBuf,
-    /// Where `convergence.json` lives. Default: `{cwd}/.forgeflare`.
-    pub state_dir: Option<PathBuf>,
-    /// Forward each hook's stderr to this process's stderr, line by line, under the hook's
-    /// name. Reports carry the text either way.
-    pub forward_stderr: bool,
-    /// The shell that runs command hooks as `{shell} -c {command}`. Default: `bash` on PATH.
-    pub shell: PathBuf,
-    /// Where compiled wasm hooks are cached. Default: the user's cache directory.
-    #[cfg(feature = "wasm")]
-    pub cache: CacheMode,
-    /// How many wasm calls can be in flight at once: the size of the engine's instance pool,
-    /// whose address space is reserved when the first wasm hook loads. More calls wait for a
-    /// slot. Default 64, at most 1024. A process that makes a few calls and exits (`hookhost agent-hook`)
-    /// sets it low: a small pool is quicker to set up and to tear down.
-    #[cfg(feature = "wasm")]
-    pub wasm_instances: u32,
-    /// Told when a wasm hook's component is compiled (not found in the compile cache): the
-    /// hook, its size, how long it took. `hookhost check`, `fire` and `test` show it on a
-    /// terminal. Default: nobody.
-    #[cfg(feature = "wasm")]
-    pub compile_observer: Option<crate::wasm::CompileObserver>,
-    /// Variables every command hook gets, on top of the inherited environment (Fresher's
-    /// `FRESHER_*`, Code-Forge's `FORGE_*`); events can add more ([`Event::with_env`]). A wasm
-    /// hook sees one only if its `env` grant names it.
-    pub env: Vec<(String, String)>,
-    /// The environment command hooks start from (and wasm hooks' `env` grants read), instead
-    /// of this process's: a daemon answering for another process passes that caller's, so that
-    /// a hook sees the agent's variables, never the daemon's. `None` (the default): this
-    /// process's environment.
-    pub base_env: Option<std::sync::Arc<[(std::ffi::OsString, std::ffi::OsString)]>>,
-    /// Give each command hook written for an agent (`protocol = "claude"`, `"copilot"`,
-    /// `"gemini"`, ...) the variables that agent gives its hooks: `HOOKHOST_AGENT` naming it,
-    /// and its project-directory variables (`CLAUDE_PROJECT_DIR`, ...) set to `cwd` where the
-    /// base environment does not set them. The event's variables and the hook's own `env` still
-    /// win. Off by default (an embedder is its own agent); `hookhost fire`, `replay`, `test` and
-    /// `agent-hook` turn it on, so that an imported script (`"$CLAUDE_PROJECT_DIR"/.claude/
-    /// hooks/guard.sh`) runs as it does under its agent.
-    pub protocol_agent_env: bool,
-    /// How many async hooks run at once; more wait in a queue.
-    pub background_limit: usize,
-    /// How long [`HookRunner::fire`] of `SessionEnd` waits for async hooks to finish.
-    pub drain_timeout: Duration,
-}
-
-impl RunnerOptions {
-    /// Defaults for an agent working in `cwd`.
-    pub fn new(cwd: impl Into<PathBuf>) -> RunnerOptions {
-        RunnerOptions {
-            cwd: cwd.into(),
-            state_dir: None,
-            forward_stderr: true,
-            shell: PathBuf::from("bash"),
-            #[cfg(feature = "wasm")]
-            cache: CacheMode::Default,
-            #[cfg(feature = "wasm")]
-            wasm_instances: 64,
-            #[cfg(feature = "wasm")]
-            compile_observer: None,
-            env: Vec::new(),
-            base_env: None,
-            protocol_agent_env: false,
-            background_limit: 8,
-            drain_timeout: Duration::from_secs(10),
-        }
-    }
-}
+use hook::LoadedHook;
+pub(crate) use hook::Runtime;
+pub use options::RunnerOptions;
 
 /// Runs a project's hooks. Cheap to clone; `Send + Sync`; every method takes `&self`, so many
 /// events can go through one runner at once.
+///
+/// One constructor per use:
+///
+/// | you have | call | what it loads |
+/// |---|---|---|
+/// | a hooks.toml path (an agent embedding hookhost, forgeflare's facade) | [`HookRunner::load`] | that file, under the organisation's managed file when the machine has one |
+/// | a [`Config`] parsed already (tests, generated configurations) | [`HookRunner::new`] | exactly that configuration, no other layer |
+/// | a project's layers (`hookhost fire`, `agent-hook`, the daemon) | [`HookRunner::load_layers`] with [`Layers::discover`] | managed, user, project, local, with the `[projects]` policy, `[trust]`, `[log]`, `[telemetry]` |
+/// | layers given one by one (policy tests) | [`HookRunner::load_exact`] | exactly those layers |
+/// | a configuration that did not load | [`HookRunner::fail_closed`] (or [`HookRunner::fail_closed_in`] to record its blocks) | nothing: tool calls are blocked, naming the error |
+///
+/// [`HookRunner::register`] then adds in-process hooks to any of them.
 #[derive(Debug, Clone)]
 pub struct HookRunner {
     inner: Arc<Inner>,
@@ -141,52 +75,15 @@ struct Inner {
     convergence: Arc<ConvergenceStore>,
     background: background::Background,
     drain_timeout: Duration,
-    /// `[log]` and `[telemetry]`: where each outcome is recorded.
-    log: Option<Arc<crate::decision::Recorder>>,
+    /// Where each outcome is recorded (the decision log of `[log]` and `[telemetry]`, handed
+    /// over by the loading layer).
+    log: Option<Arc<dyn OutcomeRecorder>>,
+    /// Files the load's decisions depend on besides the configuration files: what the user's
+    /// approvals cover (each hook's scripts and components, and those approved as absent).
+    watched: Vec<PathBuf>,
 }
 
 impl HookRunner {
-    /// Loads `config_path`. A missing file is a runner with no hooks (R2: unconfigured is the
-    /// default); an unreadable or invalid file is an error.
-    ///
-    /// On a machine with an organisation's managed file ([`crate::config::ManagedFile`]) its
-    /// layer comes first here too (its hooks, `managed_only`, `[trust]`, `[log]`), so that an
-    /// agent embedding hookhost (forgeflare's facade) cannot be a way around it; a managed file
-    /// that cannot be trusted is an error, as an invalid `config_path` is. Without a managed
-    /// file, nothing differs. [`HookRunner::new`] runs exactly the configuration it is given.
-    pub fn load(
-        config_path: impl AsRef<Path>,
-        options: RunnerOptions,
-    ) -> Result<HookRunner, ConfigError> {
-        let config_path = config_path.as_ref();
-        if let Some(managed) = managed::managed_layer()? {
-            let config = Config::load_optional(config_path)?;
-            return layers::under_managed(managed, config, config_path, options);
-        }
-        match Config::load_optional(config_path)? {
-            Some(config) => HookRunner::new(config, options),
-            None => Ok(HookRunner::build(
-                config_path.to_path_buf(),
-                Vec::new(),
-                None,
-                &options,
-            )),
-        }
-    }
-
-    /// A runner for an already parsed configuration. Fails when a hook cannot be prepared
-    /// (for example, its `cwd` does not exist, or its component does not load).
-    pub fn new(config: Config, options: RunnerOptions) -> Result<HookRunner, ConfigError> {
-        let path = config.path.clone();
-        layers::build_layers(
-            vec![(crate::config::Layer::Project, config)],
-            None,
-            path,
-            options,
-            true,
-        )
-    }
-
     /// A runner that runs nothing and fails closed: every PreToolUse call is blocked with a
     /// message naming `error`; other events do nothing. This is what an agent should run with
     /// when its configuration is broken, instead of silently running without guards.
@@ -199,17 +96,15 @@ impl HookRunner {
         )
     }
 
-    /// [`HookRunner::fail_closed`] for `layers` that did not load: each block is recorded in
-    /// the decision log the layers configure, when one of their files that does load says
-    /// where (the user's `[log]`, typically, beside a broken project file).
-    pub fn fail_closed_in(
-        layers: &crate::Layers,
-        error: ConfigError,
-        options: RunnerOptions,
+    /// The runner of `hooks` (each with its runtime, prepared by the loading layer, in layer
+    /// and declaration order), or of none with `load_error`: the one way a runner is made.
+    pub(crate) fn assemble(
+        config_path: PathBuf,
+        hooks: Vec<(HookSpec, Runtime)>,
+        load_error: Option<ConfigError>,
+        options: &RunnerOptions,
     ) -> HookRunner {
-        let mut runner = HookRunner::fail_closed(error, options);
-        runner.set_log(layers.recorder_of_what_loads());
-        runner
+        HookRunner::build(config_path, hooks, load_error, options)
     }
 
     fn build(
@@ -244,6 +139,7 @@ impl HookRunner {
                 background: background::Background::new(options.background_limit),
                 drain_timeout: options.drain_timeout,
                 log: None,
+                watched: Vec::new(),
             }),
         }
     }
@@ -263,7 +159,7 @@ impl HookRunner {
             on_failure: hook.on_failure,
             background: hook.background,
             mode: hook.mode,
-            provenance: Arc::new(crate::decision::Provenance {
+            provenance: Arc::new(crate::recording::Provenance {
                 source: "native".to_string(),
                 ..Default::default()
             }),
@@ -293,16 +189,6 @@ impl HookRunner {
     /// Every hook of the configuration, disabled ones included, in declaration order.
     pub fn configured_hooks(&self) -> impl Iterator<Item = &HookSpec> {
         self.inner.configured.iter()
-    }
-
-    /// The enabled wasm hooks, with how each component was obtained at load (compiled, or
-    /// from the compile cache) and the interface version it was built against.
-    #[cfg(feature = "wasm")]
-    pub fn wasm_hooks(&self) -> Vec<(&HookSpec, WasmInfo)> {
-        self.configured_with(|runtime| match runtime {
-            Runtime::Wasm(wasm) => Some(wasm.info()),
-            _ => None,
-        })
     }
 
     /// The configuration error a fail-closed runner blocks with.
@@ -419,10 +305,27 @@ impl HookRunner {
         self
     }
 
-    /// Sets the recorder (from the layers' `[log]` and `[telemetry]`).
-    fn set_log(&mut self, log: Option<crate::decision::Recorder>) {
+    /// Files whose contents this runner's load depended on besides its configuration files
+    /// and their hooks.lock: under `[projects] policy = "approve"`, every file an approval
+    /// covers (a hook's scripts, programs and components, and the files approved as absent).
+    /// A runner kept loaded (the daemon) is fresh only while each of them is as it was: an
+    /// approved script changed, or an absent one created, must be checked again.
+    pub fn watched_files(&self) -> &[PathBuf] {
+        &self.inner.watched
+    }
+
+    /// Records the files [`HookRunner::watched_files`] returns, on the runner as built.
+    pub(crate) fn set_watched(&mut self, watched: Vec<PathBuf>) {
         if let Some(inner) = Arc::get_mut(&mut self.inner) {
-            inner.log = log.map(Arc::new);
+            inner.watched = watched;
+        }
+    }
+
+    /// Hands the runner the recorder its outcomes go to (the loading layer's choice, from the
+    /// layers' `[log]` and `[telemetry]`), on the runner as built: its clones share one.
+    pub(crate) fn set_log(&mut self, log: Option<Arc<dyn OutcomeRecorder>>) {
+        if let Some(inner) = Arc::get_mut(&mut self.inner) {
+            inner.log = log;
         }
     }
 
@@ -430,84 +333,6 @@ impl HookRunner {
     /// of the async calls that finished since the last flush.
     pub async fn flush(&self, timeout: Duration) -> Flushed {
         self.inner.background.flush(timeout).await
-    }
-
-    /// PreToolUse (R4): guards in declaration order until one blocks (fail closed), then every
-    /// observer with the guards' outcome (fail open).
-    #[inline]
-    pub async fn pre_tool_use(&self, call: ToolCall<'_>) -> Outcome {
-        if self.inner.load_error.is_none() && !self.any_hooks() {
-            return Outcome::named(Cow::Borrowed("PreToolUse"));
-        }
-        // Boxed, so that the call with no hooks (the common case) does not carry, and copy,
-        // the hook path's future.
-        Box::pin(self.fire(&Event::pre_tool_use(call))).await
-    }
-
-    /// PostToolUse (R7): every hook the call reaches, in declaration order (fail open). The
-    /// first signal decides; every signal is appended to convergence.json in one write. The
-    /// result is capped for hooks (R3).
-    pub async fn post_tool_use(&self, call: ToolCall<'_>, result: &str, is_error: bool) -> Outcome {
-        if !self.any_hooks() {
-            return Outcome::named(Cow::Borrowed("PostToolUse"));
-        }
-        Box::pin(self.fire(&Event::post_tool_use(call, result, is_error))).await
-    }
-
-    /// Stop (R5, R8): every Stop hook in declaration order (fail open), then `final` in
-    /// convergence.json, once per session. A runner without hooks does nothing (R2).
-    pub async fn stop(
-        &self,
-        reason: StopReason,
-        tool_iterations: usize,
-        total_tokens: u64,
-    ) -> Outcome {
-        self.stop_with_reason(reason.as_str(), tool_iterations, total_tokens)
-            .await
-    }
-
-    /// [`HookRunner::stop`] with the reason as a string, for facades whose callers pass one.
-    pub(crate) async fn stop_with_reason(
-        &self,
-        reason: &str,
-        tool_iterations: usize,
-        total_tokens: u64,
-    ) -> Outcome {
-        let event = Event::stop_with_reason(reason, tool_iterations, total_tokens);
-        self.fire_stop(&event, reason, tool_iterations, total_tokens)
-            .await
-    }
-
-    /// Fires `event`, a Stop that forgeflare's `reason` names, then writes `final` to
-    /// convergence.json (R8), once per session, as [`HookRunner::stop`] does: the embedder's
-    /// way to the same effect with an event of its own (a session id, more fields).
-    pub(crate) async fn fire_stop(
-        &self,
-        event: &Event<'_>,
-        reason: &str,
-        tool_iterations: usize,
-        total_tokens: u64,
-    ) -> Outcome {
-        if !self.any_hooks() {
-            return Outcome::named(Cow::Borrowed("Stop"));
-        }
-        let mut outcome = Box::pin(self.fire(event)).await;
-        let final_state = FinalState {
-            reason: reason.to_string(),
-            tool_iterations,
-            total_tokens,
-            timestamp: timestamp_now(),
-        };
-        let store = self.inner.convergence.clone();
-        match blocking(move || store.write_final(final_state)).await {
-            Ok(Some(warnings)) => {
-                outcome.final_written = true;
-                outcome.warnings.extend(warnings);
-            }
-            Ok(None) => {}
-            Err(error) => outcome.warnings.push(crate::text::error_chain(&error)),
-        }
-        outcome
     }
 }
 

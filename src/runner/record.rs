@@ -1,135 +1,21 @@
-//! Recording an outcome: whose `[log]` and `[telemetry]` a runner over layers records with
-//! (the organisation's, else the user's; never a project's telemetry); each outcome's draft
-//! taken on the calling path and handed to the recorder; a log that cannot be written is a
-//! warning, or, when it is required, a block.
+//! Recording an outcome: the runner hands each outcome worth recording to the recorder it was
+//! handed ([`OutcomeRecorder`]: the decision log, which the loading layer picks from `[log]`
+//! and `[telemetry]`), with where every hook came from.
 
 use std::sync::Arc;
 
+use super::HookRunner;
 use super::hook::LoadedHook;
-use super::{HookRunner, blocking};
-use crate::config::{Config, Layer, TelemetrySpec};
-use crate::decision::{DecisionLog, Recorder};
 use crate::event::Event;
-use crate::outcome::{Block, Decision, Outcome};
-
-/// Where the outcomes of runners over `configs` are recorded: the log [`pick_log`] picks, and
-/// the telemetry export [`pick_telemetry`] starts. `own_file`: the configuration is one file an
-/// embedder loaded itself ([`HookRunner::load`]), not layers found on disk.
-pub(super) fn recorder(configs: &[(Layer, Config)], own_file: bool) -> Option<Recorder> {
-    let mut problems = Vec::new();
-    let export = match pick_telemetry(configs, own_file, &mut problems) {
-        Ok(export) => export,
-        Err(problem) => {
-            problems.push(problem);
-            None
-        }
-    };
-    let recorder = Recorder::new(pick_log(configs), export);
-    for problem in problems {
-        match &recorder {
-            Some(recorder) => recorder.warn_once(problem),
-            // Nothing else will say it: telemetry was all there was to record into.
-            None => eprintln!("hookhost: {problem}"),
-        }
-    }
-    recorder
-}
-
-/// The telemetry export: `[telemetry]` of the organisation's managed file, else of the user's
-/// own file (or of the one file an embedder loaded), or the `OTEL_*` variables alone. A project's or a local file's `[telemetry]` is
-/// ignored with a warning: a cloned repository must not choose where its users' commands are
-/// sent. A problem the variables cause (a file's table is checked when it is parsed) turns
-/// telemetry off with a warning: telemetry never changes a decision, nor stops an agent.
-#[cfg(feature = "telemetry")]
-fn pick_telemetry(
-    configs: &[(Layer, Config)],
-    own_file: bool,
-    problems: &mut Vec<String>,
-) -> Result<Option<std::sync::Arc<dyn crate::decision::Export>>, String> {
-    let (spec, ignored) = telemetry_table(configs, own_file);
-    problems.extend(ignored);
-    // `spool = true`: records wait in the decision log for `hookhost log --export`.
-    if spec.is_some_and(|spec| spec.spool) {
-        return Ok(None);
-    }
-    match crate::telemetry::Telemetry::configure(spec, &|name| std::env::var(name).ok()) {
-        Ok(configured) => Ok(configured.map(|c| std::sync::Arc::new(Starting::start(c)) as _)),
-        Err(error) => Err(format!(
-            "telemetry is off: {}",
-            crate::text::error_chain(&error)
-        )),
-    }
-}
-
-#[cfg(not(feature = "telemetry"))]
-fn pick_telemetry(
-    _: &[(Layer, Config)],
-    _: bool,
-    _: &mut Vec<String>,
-) -> Result<Option<std::sync::Arc<dyn crate::decision::Export>>, String> {
-    Ok(None)
-}
-
-/// The `[telemetry]` of `configs` that counts: the organisation's managed file's, else the
-/// user's own (or, `own_file`, that of the one file an embedder loaded itself), and a warning
-/// for each other file's, which is ignored: a cloned repository must not choose where its
-/// users' commands are sent.
-pub(super) fn telemetry_table(
-    configs: &[(Layer, Config)],
-    own_file: bool,
-) -> (Option<&TelemetrySpec>, Vec<String>) {
-    let mut spec = None;
-    let mut ignored = Vec::new();
-    for (layer, config) in configs {
-        let Some(table) = &config.telemetry else {
-            continue;
-        };
-        let counts = matches!(layer, Layer::Managed | Layer::User) || own_file;
-        if counts && spec.is_some() {
-            // Only the organisation's comes before: it wins.
-            ignored.push(format!(
-                "[telemetry] in {} is overridden by the organisation's managed configuration's",
-                config.path.display()
-            ));
-        } else if counts {
-            spec = Some(table);
-        } else {
-            ignored.push(format!(
-                "[telemetry] in {} is ignored: only your own hooks.toml ({}) says where \
-                 decisions are sent, not a project's",
-                config.path.display(),
-                crate::dirs::config_dir().map_or_else(
-                    || "in the user's configuration directory".to_string(),
-                    |dir| dir.join("hooks.toml").display().to_string()
-                )
-            ));
-        }
-    }
-    (spec, ignored)
-}
-
-/// The organisation's `[log]` holds for every layer (one log is recorded into: the user's
-/// own `[log]` is then overridden, and `hookhost check` says so); else the user's: a project
-/// may not turn it off or redirect it. Without either, the first layer that has one (the
-/// project's, then the local file's).
-pub(super) fn pick_log(configs: &[(Layer, Config)]) -> Option<DecisionLog> {
-    configs
-        .iter()
-        .filter(|(_, config)| config.log.is_some())
-        .min_by_key(|(layer, _)| match layer {
-            Layer::Managed => 0,
-            Layer::User => 1,
-            _ => 2,
-        })
-        .and_then(|(_, config)| Some(DecisionLog::new(config.log.clone()?, config.base_dir())))
-}
+use crate::outcome::Outcome;
+use crate::recording::{OutcomeRecorder, RecordContext};
 
 impl HookRunner {
-    /// Appends the record of `outcome` to the decision log. A log that cannot be written is a
-    /// warning; with `required = true`, it also blocks a gate event (fail closed).
+    /// Hands the record of `outcome` to the recorder: it may add warnings, or block a gate
+    /// event whose record must be written and could not be.
     pub(super) async fn record(
         &self,
-        log: &Arc<crate::decision::Recorder>,
+        log: &Arc<dyn OutcomeRecorder>,
         hooks: &[Arc<LoadedHook>],
         event: &Event<'_>,
         outcome: &mut Outcome,
@@ -141,121 +27,18 @@ impl HookRunner {
             .chain(inner.env.iter().map(|(k, v)| (k.as_str(), v.as_str())))
             .find(|(name, _)| *name == "HOOKHOST_AGENT")
             .map(|(_, value)| value);
-        // In a block: the context borrows what must not live across the await below.
-        let draft = {
-            let provenance = |index: usize| {
-                hooks
-                    .iter()
-                    .find(|hook| hook.index == index)
-                    .map(|hook| hook.provenance.clone())
-            };
-            let context = crate::decision::Context {
-                agent,
-                cwd: &inner.cwd,
-                hooks: &provenance,
-                us: started.elapsed().as_micros() as u64,
-            };
-            crate::decision::Draft::new(event, outcome, &context, &log.masks)
+        let provenance = |index: usize| {
+            hooks
+                .iter()
+                .find(|hook| hook.index == index)
+                .map(|hook| hook.provenance.clone())
         };
-        if let Some(notice) = log.take_notice() {
-            outcome.warnings.push(notice);
-        }
-        if let Some((count, why)) = log.take_failures() {
-            outcome.warnings.push(format!(
-                "{count} decision record(s) could not be written to {}: {why}",
-                log.describe()
-            ));
-        }
-        let written = if log.required() {
-            let writer = log.clone();
-            blocking(move || writer.append(draft)).await
-        } else {
-            log.append(draft)
+        let context = RecordContext {
+            agent,
+            cwd: &inner.cwd,
+            hooks: &provenance,
+            us: started.elapsed().as_micros() as u64,
         };
-        if let Err(error) = written {
-            let problem = format!(
-                "the decision log {} could not be written: {error}",
-                log.describe()
-            );
-            if log.required() && event.spec().gate && outcome.block().is_none() {
-                outcome.decision = Decision::Block(Block::decided(
-                    "hookhost's decision log",
-                    format!("{problem}; [log] required = true blocks until it can be"),
-                ));
-            }
-            outcome.warnings.push(problem);
-        }
-    }
-}
-
-/// The OpenTelemetry export as the recorder's [`crate::decision::Export`], started on a thread
-/// of its own while the runner loads and the first hooks run (its threads and exporters are
-/// most of what telemetry costs a short-lived `agent-hook`); the recorder's writer waits for it
-/// on its first record. A flush bounded by `exit_timeout_ms` when the recorder goes away.
-#[cfg(feature = "telemetry")]
-#[derive(Debug)]
-pub(super) struct Starting {
-    thread: std::sync::Mutex<Option<std::thread::JoinHandle<Started>>>,
-    started: std::sync::OnceLock<Started>,
-}
-
-#[cfg(feature = "telemetry")]
-type Started = Result<crate::telemetry::Telemetry, String>;
-
-#[cfg(feature = "telemetry")]
-impl Starting {
-    pub(super) fn start(configured: crate::telemetry::Configured) -> Starting {
-        let start = |configured: crate::telemetry::Configured| {
-            configured
-                .start()
-                .map_err(|error| crate::text::error_chain(&error))
-        };
-        let (thread, started) = match std::thread::Builder::new()
-            .name("hookhost-otlp-start".into())
-            .spawn(move || start(configured))
-        {
-            Ok(thread) => (Some(thread), std::sync::OnceLock::new()),
-            Err(error) => (
-                None,
-                std::sync::OnceLock::from(Err(format!("cannot start a thread: {error}"))),
-            ),
-        };
-        Starting {
-            thread: std::sync::Mutex::new(thread),
-            started,
-        }
-    }
-
-    fn telemetry(&self) -> &Started {
-        self.started.get_or_init(|| {
-            let thread = self.thread.lock().unwrap_or_else(|e| e.into_inner()).take();
-            match thread.map(std::thread::JoinHandle::join) {
-                Some(Ok(started)) => started,
-                Some(Err(_)) => Err("its start panicked".to_string()),
-                None => Err("it was never started".to_string()),
-            }
-        })
-    }
-}
-
-#[cfg(feature = "telemetry")]
-impl crate::decision::Export for Starting {
-    fn export(&self, records: &[serde_json::Value]) {
-        if let Ok(telemetry) = self.telemetry() {
-            telemetry.export(records);
-        }
-    }
-
-    fn count_dropped(&self, records: u64) {
-        if let Ok(telemetry) = self.telemetry() {
-            telemetry.count_dropped(records);
-        }
-    }
-
-    fn finish(&self) -> Option<String> {
-        match self.telemetry() {
-            Ok(telemetry) => telemetry.shutdown(telemetry.exit_timeout()).warning(),
-            Err(why) => Some(format!("telemetry is off: {why}")),
-        }
+        log.record(event, outcome, context).await;
     }
 }

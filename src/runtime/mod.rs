@@ -3,12 +3,17 @@
 //!
 //! A runtime (`command`, `wasm`, `native`) takes a [`HookRequest`] and gives a [`HookResponse`];
 //! what both carry lives here, below the runtimes and the runner, so that no runtime knows the
-//! runner or another runtime. The runner's `Runtime` enum dispatches to them from above.
+//! runner or another runtime. The runner's `Runtime` enum dispatches to them from above: to
+//! its own (command, native) by name, to a runtime a layer above plugs in (wasm) through
+//! [`PluggedRuntime`]. The seam knows no agent and no command-hook protocol.
 
+#[cfg(feature = "wasm")]
 use std::sync::OnceLock;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use crate::protocol::{HookEvent, Protocol};
+use crate::event::{Event, EventSpec, Phase, ToolCall};
+use crate::outcome::Decision;
 use crate::verdict::{HookFailure, Verdict};
 
 mod stderr;
@@ -27,36 +32,59 @@ pub(crate) struct HookRequest<'a> {
     pub(crate) cache: &'a EventCache,
 }
 
+/// The event as one hook sees it.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct HookEvent<'a> {
+    pub(crate) event: &'a Event<'a>,
+    pub(crate) spec: &'static EventSpec,
+    /// The tool call as this hook sees it: its input as rewritten by the guards before it.
+    pub(crate) call: Option<ToolCall<'a>>,
+    pub(crate) phase: Phase,
+    /// For observers of a gate event: what the guards decided.
+    pub(crate) observed: Option<&'a Decision>,
+    pub(crate) cwd: &'a str,
+}
+
 /// What the hooks of one phase share: each serialization is made once, by the first hook
 /// that needs it. A new cache is made whenever what hooks see changes (a phase, a rewrite).
+///
+/// The seam knows no agent and no protocol: a serialization is filed under the name of its
+/// shape (a command-hook protocol's, "forgeflare" for hookhost's own), whoever asks for it.
 #[derive(Default)]
 pub(crate) struct EventCache {
-    forgeflare: OnceLock<Vec<u8>>,
-    claude: OnceLock<Vec<u8>>,
-    copilot: OnceLock<Vec<u8>>,
-    gemini: OnceLock<Vec<u8>>,
-    codex: OnceLock<Vec<u8>>,
-    cursor: OnceLock<Vec<u8>>,
+    shapes: Mutex<Vec<(&'static str, Arc<[u8]>)>>,
     #[cfg(feature = "wasm")]
     input: OnceLock<String>,
     #[cfg(feature = "wasm")]
     payload: OnceLock<String>,
 }
 
-impl HookRequest<'_> {
-    /// The event as a command hook of `protocol` reads it on stdin.
-    pub(crate) fn stdin(&self, protocol: Protocol) -> &[u8] {
-        let slot = match protocol {
-            Protocol::Forgeflare | Protocol::ExitCode => &self.cache.forgeflare,
-            Protocol::Claude => &self.cache.claude,
-            Protocol::Copilot => &self.cache.copilot,
-            Protocol::Gemini => &self.cache.gemini,
-            Protocol::Codex => &self.cache.codex,
-            Protocol::Cursor => &self.cache.cursor,
+impl EventCache {
+    /// The event serialized as `shape`, made by `make` the first time a hook asks for it.
+    pub(crate) fn shaped(&self, shape: &'static str, make: impl FnOnce() -> Vec<u8>) -> Arc<[u8]> {
+        let find = |shapes: &[(&'static str, Arc<[u8]>)]| {
+            shapes
+                .iter()
+                .find(|(name, _)| *name == shape)
+                .map(|(_, bytes)| bytes.clone())
         };
-        slot.get_or_init(|| protocol.stdin(&self.view))
+        if let Some(bytes) = find(&self.shapes.lock().unwrap_or_else(|e| e.into_inner())) {
+            return bytes;
+        }
+        // Made outside the lock: two hooks that race make it twice, and keep the first.
+        let made: Arc<[u8]> = make().into();
+        let mut shapes = self.shapes.lock().unwrap_or_else(|e| e.into_inner());
+        match find(&shapes) {
+            Some(bytes) => bytes,
+            None => {
+                shapes.push((shape, made.clone()));
+                made
+            }
+        }
     }
+}
 
+impl HookRequest<'_> {
     /// The tool input as JSON text, as wasm hooks receive it (empty without a tool).
     #[cfg(feature = "wasm")]
     pub(crate) fn input_json(&self) -> &str {
@@ -86,6 +114,24 @@ impl HookRequest<'_> {
         })
     }
 }
+
+/// A runtime a layer above plugs into the runner (the wasm runtime): the runner calls it
+/// through this, and never names it. The command and native runtimes are the runner's own.
+#[cfg_attr(not(feature = "wasm"), allow(dead_code))]
+pub(crate) trait PluggedRuntime: Send + Sync + std::fmt::Debug {
+    /// What reports and the decision log call its hooks: "wasm".
+    fn kind(&self) -> &'static str;
+    /// The SHA-256 of what runs, and the trusted keys whose signatures verified.
+    fn provenance(&self) -> (Option<String>, Vec<String>);
+    /// Runs the hook on `request`.
+    fn call<'a>(&'a self, request: &'a HookRequest<'a>) -> Calling<'a>;
+    /// Itself, for the layer that plugged it in (what it reports of its hooks).
+    fn as_any(&self) -> &dyn std::any::Any;
+}
+
+/// A plugged runtime's call under way.
+pub(crate) type Calling<'a> =
+    std::pin::Pin<Box<dyn std::future::Future<Output = HookResponse> + Send + 'a>>;
 
 /// What one call produced.
 pub(crate) struct HookResponse {

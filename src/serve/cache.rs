@@ -4,12 +4,13 @@
 //! **Never a stale configuration.** Before a cached runner answers a call, every file it was
 //! built from is stat'ed again: the managed file, the user's, the project's and its local
 //! override (and whether each of them, or a project file that did not exist, exists now), the
-//! hooks.lock beside each, the approvals file, and each wasm hook's component. Inode, size,
-//! mtime and ctime must all be what they were when the runner was loaded; if anything changed,
-//! or cannot be stat'ed, the runner is built again from the files as they are now, exactly as
-//! `agent-hook` would build it, and a configuration that no longer loads fails closed as it
-//! does there. This per-call check costs a few `stat`s, and it is the guarantee; no file
-//! watcher has to be trusted to have fired in time.
+//! hooks.lock beside each, the approvals file, every file an approval covers (the scripts and
+//! programs a project's hooks run, present or approved as absent), and each wasm hook's
+//! component. Inode, size, mtime and ctime must all be what they were when the runner was
+//! loaded; if anything changed, or cannot be stat'ed, the runner is built again from the files
+//! as they are now, exactly as `agent-hook` would build it, and a configuration that no longer
+//! loads fails closed as it does there. This per-call check costs a few `stat`s, and it is the
+//! guarantee; no file watcher has to be trusted to have fired in time.
 
 use std::collections::HashMap;
 use std::os::unix::fs::MetadataExt as _;
@@ -21,7 +22,8 @@ use sha2::{Digest as _, Sha256};
 
 use crate::agent::{AgentCall, AgentFormat, Caller};
 use crate::config::{HookSource, Layer, ManagedFile};
-use crate::runner::{HookRunner, Layers};
+use crate::load::Layers;
+use crate::runner::HookRunner;
 
 /// What one file looked like: absent, or its identity and version.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -77,6 +79,13 @@ impl Fingerprint {
             paths.push(project.with_file_name("hooks.local.toml"));
         }
         paths.extend(layers.approvals.clone());
+        // What the user's approvals cover: an approved script edited, or one approved as absent
+        // created, must be checked against the approval again, as agent-hook would.
+        paths.extend(
+            runner
+                .into_iter()
+                .flat_map(|r| r.watched_files().iter().cloned()),
+        );
         for spec in runner.into_iter().flat_map(HookRunner::configured_hooks) {
             let HookSource::Wasm(wasm) = &spec.source else {
                 continue;

@@ -34,6 +34,25 @@ pub(crate) struct WasmHook {
     pub(crate) sha256: String,
 }
 
+/// The wasm runtime as the runner sees it: plugged in through the seam, never named.
+impl crate::runtime::PluggedRuntime for WasmHook {
+    fn kind(&self) -> &'static str {
+        "wasm"
+    }
+
+    fn provenance(&self) -> (Option<String>, Vec<String>) {
+        (Some(self.sha256.clone()), self.signers.clone())
+    }
+
+    fn call<'a>(&'a self, request: &'a HookRequest<'a>) -> crate::runtime::Calling<'a> {
+        Box::pin(WasmHook::call(self, request))
+    }
+
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+}
+
 /// The component, linked once, for the version of `hookhost:hooks` it was built against.
 pub(super) enum Pre {
     V0_2(HandlePre),

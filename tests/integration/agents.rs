@@ -35,28 +35,14 @@ impl Reply {
 }
 
 pub(crate) fn hookhost(project: &Project, args: &[&str], stdin: &str) -> Reply {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_hookhost"))
-        .args(args)
-        .current_dir(project.root())
-        // Hermetic: no user configuration, approvals or cache of whoever runs the tests.
-        .env("HOOKHOST_CONFIG_DIR", project.path(".no-user-config"))
-        .env("HOOKHOST_DATA_DIR", project.path(".no-user-data"))
-        .envs(crate::support::test_cache_env())
-        .env_remove("CLAUDE_PROJECT_DIR")
-        .env_remove("GEMINI_PROJECT_DIR")
-        .env_remove("HOOKHOST_AGENT")
-        .env_remove("CURSOR_PROJECT_DIR")
-        // No Codex trust state or managed requirements of whoever runs the tests.
-        .env("CODEX_HOME", project.path(".no-codex-home"))
-        .env(
-            "HOOKHOST_CODEX_REQUIREMENTS",
-            project.path(".no-codex-requirements.toml"),
-        )
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child =
+        crate::support::hermetic(&mut Command::new(env!("CARGO_BIN_EXE_hookhost")), project)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
     child
         .stdin
         .take()
@@ -176,8 +162,11 @@ fn every_agent_reads_deny_ask_allow_rewrite_context_and_stop_in_its_own_format()
         // The wasm guard saw `toolArgs` parsed into an object.
         ("copilot post context", "copilot", Some("postToolUse"), COPILOT_POST, "PostToolUse", json!({"context_from_input": true}),
             json!({"additionalContext": "{\"command\":\"npm test\"}"}), 0),
-        // Copilot reads this context only from stdout after exit status 2.
-        ("copilot failure context", "copilot", Some("postToolUseFailure"), COPILOT_FAILURE, "PostToolUseFailure", json!({"context": "the port is taken"}), json!("the port is taken\n"), 2),
+        // Copilot CLI 1.0.102 reads this context as `additionalContext` at exit 0.
+        ("copilot failure context", "copilot", Some("postToolUseFailure"), COPILOT_FAILURE, "PostToolUseFailure", json!({"context": "the port is taken"}),
+            json!({"additionalContext": "the port is taken"}), 0),
+        ("copilot pre context", "copilot", Some("preToolUse"), COPILOT_PRE, "PreToolUse", json!({"context": "the tests take 5 min"}),
+            json!({"additionalContext": "the tests take 5 min"}), 0),
         ("copilot session context", "copilot", Some("sessionStart"), COPILOT_START, "SessionStart", json!({"context": "branch main"}),
             json!({"additionalContext": "branch main"}), 0),
         ("copilot stop block", "copilot", Some("agentStop"), COPILOT_STOP, "Stop", json!({"answer": "block", "reason": "tests are red"}),
@@ -185,13 +174,16 @@ fn every_agent_reads_deny_ask_allow_rewrite_context_and_stop_in_its_own_format()
         // Gemini CLI.
         ("gemini deny", "gemini", None, GEMINI_BEFORE_TOOL, "PreToolUse", json!({"answer": "block", "reason": "no"}),
             json!({"decision": "deny", "reason": "blocked by wasm-guard: no"}), 0),
+        // `gemini -p` would wait for ever for a confirmation.
         ("gemini ask", "gemini", None, GEMINI_BEFORE_TOOL, "PreToolUse", json!({"answer": "ask", "reason": "sure?"}),
-            json!({"decision": "ask", "reason": "wasm-guard: sure?", "systemMessage": "wasm-guard: sure?"}), 0),
-        ("gemini allow", "gemini", None, GEMINI_BEFORE_TOOL, "PreToolUse", json!({"answer": "allow"}), Value::Null, 0),
+            json!({"decision": "deny", "reason": "hookhost: wasm-guard: sure? asks to confirm this call, which the agent cannot ask its user on BeforeTool; refused rather than run unconfirmed"}), 0),
+        // Never an empty stdout: Gemini would read stderr as the answer.
+        ("gemini allow", "gemini", None, GEMINI_BEFORE_TOOL, "PreToolUse", json!({"answer": "allow"}), json!({}), 0),
         ("gemini rewrite", "gemini", None, GEMINI_BEFORE_TOOL, "PreToolUse", json!({"updated_input": {"command": "npm test -- --bail", "description": "tests", "dir_path": "."}}),
             json!({"hookSpecificOutput": {"hookEventName": "BeforeTool", "tool_input": {"command": "npm test -- --bail", "description": "tests", "dir_path": "."}}}), 0),
+        // Gemini CLI 0.61 replaces the input with `tool_input`.
         ("gemini rewrite that drops a key", "gemini", None, GEMINI_BEFORE_TOOL, "PreToolUse", json!({"updated_input": {"command": "npm test"}}),
-            json!({"decision": "deny", "reason": "hookhost: wasm-guard rewrote the tool input and removed description, dir_path; Gemini CLI merges a rewrite over the model's arguments and cannot apply that, so the call is denied rather than run with an input no guard approved"}), 0),
+            json!({"hookSpecificOutput": {"hookEventName": "BeforeTool", "tool_input": {"command": "npm test"}}}), 0),
         ("gemini prompt context", "gemini", None, GEMINI_BEFORE_AGENT, "UserPromptSubmit", json!({"context": "branch main"}),
             json!({"hookSpecificOutput": {"hookEventName": "BeforeAgent", "additionalContext": "branch main"}}), 0),
         ("gemini after tool hides output", "gemini", None, GEMINI_AFTER_TOOL, "PostToolUse", json!({"answer": "block", "reason": "a secret"}),
@@ -339,8 +331,10 @@ fn an_event_that_cannot_be_read_is_refused_on_a_tool_call() {
                 "blocked by hookhost agent-hook: the Copilot CLI event on stdin is not JSON"
             )
     );
+    // Nothing says which event this is: exit 2, which every agent reads as a refusal of a
+    // tool call (exit 1 is a non-blocking error to Claude Code: the tool would run).
     let claude = agent_hook(&project, "claude", None, "{not json");
-    assert_eq!((claude.code, claude.stdout.as_str()), (1, ""));
+    assert_eq!((claude.code, claude.stdout.as_str()), (2, ""));
     assert!(
         claude
             .stderr
@@ -348,10 +342,10 @@ fn an_event_that_cannot_be_read_is_refused_on_a_tool_call() {
         "{}",
         claude.stderr
     );
-    // A misspelt --event names no event: exit 1, which Copilot CLI reads as a deny on
+    // A misspelt --event names no event: exit 2, which Copilot CLI reads as a deny on
     // preToolUse (it fails closed there).
     let typo = agent_hook(&project, "copilot", Some("preToolUs"), COPILOT_PRE);
-    assert_eq!(typo.code, 1);
+    assert_eq!(typo.code, 2);
     assert!(
         typo.stderr
             .contains("unknown Copilot CLI event \"preToolUs\": did you mean preToolUse?"),

@@ -106,11 +106,12 @@ fn without_a_loadable_configuration_codex_and_cursor_are_told_elsewhere() {
         "{message}"
     );
     assert_eq!(stop.json().get("decision"), None);
-    // An event that is not JSON: a deny where the event is named, exit 1 where nothing is.
+    // An event that is not JSON: a deny where the event is named, exit 2 (a refusal to every
+    // agent) where nothing is.
     let broken = agent_hook(&project, "cursor", Some("preToolUse"), "{not json");
     assert_eq!(broken.json()["permission"], "deny", "{}", broken.stderr);
     let broken = agent_hook(&project, "codex", None, "{not json");
-    assert_eq!((broken.code, broken.stdout.as_str()), (1, ""));
+    assert_eq!((broken.code, broken.stdout.as_str()), (2, ""));
     assert!(
         broken
             .stderr

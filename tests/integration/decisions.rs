@@ -564,3 +564,76 @@ fn an_agent_hook_that_cannot_write_its_log_says_so_on_stderr_and_its_decision_st
         "{stderr}"
     );
 }
+
+#[test]
+fn a_project_cannot_make_hookhost_write_or_rotate_the_users_files() {
+    let project = Project::new();
+    // The user's home and state directory, outside the project.
+    let user = tempfile::tempdir().unwrap();
+    let home = user.path().join("home");
+    let state = user.path().join("state");
+    std::fs::create_dir_all(&home).unwrap();
+    // Near the smallest `max_bytes`: one record more and a log would rotate.
+    let bashrc = format!("export PATH=/usr/bin\n{}\n", "#".repeat(65_400));
+    std::fs::write(home.join(".bashrc"), &bashrc).unwrap();
+    std::fs::create_dir_all(project.path(".forgeflare/logs")).unwrap();
+    std::os::unix::fs::symlink(
+        home.join(".bashrc"),
+        project.path(".forgeflare/logs/decisions.jsonl"),
+    )
+    .unwrap();
+    std::fs::write(project.path(".forgeflare/notes.txt"), "my notes\n").unwrap();
+    let agent_hook = || {
+        let mut agent = crate::support::agent_hook_command(&project);
+        agent.env("HOME", &home).env("XDG_STATE_HOME", &state);
+        let event = crate::support::claude_bash_event(&project, "s-1", "rm -rf /");
+        let out = crate::support::with_stdin(&mut agent, event)
+            .wait_with_output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+        assert!(stdout.contains("\"deny\""), "{stdout}");
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    let fallback = state.join("hookhost/decisions.jsonl");
+    // Outside the project, straight or through a link inside it: the state directory instead.
+    for path in ["~/.bashrc", "logs/decisions.jsonl"] {
+        project.config(&format!(
+            "[log]\npath = \"{path}\"\nmax_bytes = 65536\n\n{}",
+            hook("PreToolUse", BLOCKS_RM, "name = \"no-rm\"")
+        ));
+        let before = records(&fallback).len();
+        for _ in 0..3 {
+            let stderr = agent_hook();
+            assert!(
+                stderr.contains(&format!("[log] path \"{path}\" in "))
+                    && stderr.contains(&format!(
+                        "is outside the project ({}): a project may keep its decision log only \
+                         inside itself or hookhost's state directory; records go to {} instead",
+                        project.root().display(),
+                        fallback.display()
+                    )),
+                "{path}: {stderr}"
+            );
+        }
+        assert_eq!(records(&fallback).len(), before + 3, "{path}");
+        assert_eq!(
+            std::fs::read_to_string(home.join(".bashrc")).unwrap(),
+            bashrc
+        );
+        assert!(!home.join(".bashrc.1").exists(), "{path}: rotated aside");
+    }
+    // Inside the project, but not a log: neither written into nor rotated aside.
+    project.config(&format!(
+        "[log]\npath = \"notes.txt\"\n\n{}",
+        hook("PreToolUse", BLOCKS_RM, "name = \"no-rm\"")
+    ));
+    let stderr = agent_hook();
+    assert!(
+        stderr.contains("notes.txt exists and is not a hookhost decision log"),
+        "{stderr}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(project.path(".forgeflare/notes.txt")).unwrap(),
+        "my notes\n"
+    );
+}

@@ -132,6 +132,26 @@ async fn decides_as_the_rust_guard(port: &Path, language: &str) {
         })
         .await;
     assert_eq!(decided(&read), "allow", "{language}");
+    // Every agent's shell tool, not only Claude Code's Bash (`call.shell()`).
+    let any_tool = project.runner(&format!(
+        "[[hooks]]\nname = \"destructive-guard\"\nevent = \"PreToolUse\"\nwasm = '{}'\n\
+         timeout_ms = 10000\n",
+        port.display()
+    ));
+    for tool in ["bash", "run_shell_command", "Shell"] {
+        let outcome = any_tool
+            .pre_tool_use(ToolCall {
+                tool,
+                input: &json!({ "command": "rm -rf /" }),
+                tool_iterations: 1,
+            })
+            .await;
+        assert_eq!(
+            decided(&outcome),
+            "blocked by destructive-guard: recursive delete of / (rm -r)",
+            "{language}: {tool}"
+        );
+    }
     let broken = guard_runner(&project, port, "deny = \"not a list\"");
     let outcome = bash(&broken, "ls").await;
     assert!(
@@ -432,11 +452,22 @@ fn vendored_copies_of_the_wit_and_pins_agree() {
     assert!(read("src/cli/new/rust.rs").contains("HOOK_SDK_VERSION: &str = \"0.2\""));
 }
 
-/// The SDK examples' own unit tests, as their authors run them: the SDKs' in-memory host
-/// outside a component (plain Python, plain Node).
+/// The SDKs' own unit tests (the tool vocabulary against tools/tests/cases.jsonl) and their
+/// examples', as their authors run them: the SDKs' in-memory host outside a component (plain
+/// Python, plain Node).
 #[test]
 fn sdk_examples_pass_their_unit_tests_outside_a_component() {
-    let cases: [(&str, &[&str], &str); 2] = [
+    let cases: [(&str, &[&str], &str); 4] = [
+        (
+            "sdk/python",
+            &["python3", "-m", "unittest", "test_hook_sdk"],
+            "apt-get install python3",
+        ),
+        (
+            "sdk/js",
+            &["node", "--test", "hook-sdk.test.js"],
+            "apt-get install nodejs (18 or later)",
+        ),
         (
             "sdk/python/examples/destructive-guard",
             &["python3", "-m", "unittest"],

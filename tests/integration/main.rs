@@ -7,6 +7,8 @@
 #[cfg(feature = "cli")]
 mod agent_env;
 #[cfg(feature = "cli")]
+mod agent_gates;
+#[cfg(feature = "cli")]
 mod agents;
 #[cfg(feature = "cli")]
 mod agents_codex_cursor;
@@ -55,12 +57,18 @@ mod policy_test;
 mod recorded;
 mod robustness;
 #[cfg(feature = "cli")]
+mod second_user;
+#[cfg(feature = "cli")]
 mod serve;
 mod support;
 #[cfg(feature = "telemetry")]
 mod telemetry;
 #[cfg(feature = "telemetry")]
 mod telemetry_agents;
+#[cfg(feature = "cli")]
+mod unreadable;
+#[cfg(feature = "cli")]
+mod vocabulary;
 #[cfg(feature = "cli")]
 mod walkthrough;
 #[cfg(feature = "wasm")]

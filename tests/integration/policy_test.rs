@@ -17,15 +17,9 @@ fn hookhost(project: &Project, args: &[&str]) -> Output {
         "[[hooks]]\nname = \"users-wall\"\nevent = \"*\"\ncommand = '''echo '{\"action\":\"block\",\"reason\":\"the user's own file\"}' '''\n",
     )
     .unwrap();
-    Command::new(env!("CARGO_BIN_EXE_hookhost"))
+    crate::support::hermetic(&mut Command::new(env!("CARGO_BIN_EXE_hookhost")), project)
         .args(args)
-        .current_dir(project.root())
         .env("HOOKHOST_CONFIG_DIR", &user)
-        .env("HOOKHOST_DATA_DIR", project.path(".no-user-data"))
-        .env_remove("CLAUDE_PROJECT_DIR")
-        .env_remove("GEMINI_PROJECT_DIR")
-        .env_remove("HOOKHOST_AGENT")
-        .envs(crate::support::test_cache_env())
         .output()
         .unwrap()
 }

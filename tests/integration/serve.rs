@@ -9,8 +9,9 @@
 //! share the harness above them (the daemon started and killed, the client's trace); split,
 //! that harness would move to support.rs for this file alone.
 //!
-//! SO_PEERCRED's refusal of another uid needs a second user: it is tested only when the tests
-//! run as root (a child that setuid's to nobody), see `another_user_is_refused`.
+//! SO_PEERCRED's refusal of another uid needs a second user: the test runs a client as nobody,
+//! which needs root, and fails saying so elsewhere (`another_user_is_refused`; the client's
+//! side of the same checks: `second_user`).
 
 use std::io::{Read as _, Write as _};
 use std::os::unix::fs::PermissionsExt as _;
@@ -36,18 +37,7 @@ struct Reply {
 /// The environment every process here runs with (the daemon's and the client's must locate
 /// the same files): hermetic, as `agents.rs` runs agent-hook.
 fn hermetic(command: &mut Command, project: &Project) {
-    command
-        .current_dir(project.root())
-        .env("HOOKHOST_CONFIG_DIR", project.path(".no-user-config"))
-        .env("HOOKHOST_DATA_DIR", project.path(".no-user-data"))
-        .envs(crate::support::test_cache_env())
-        .env_remove("CLAUDE_PROJECT_DIR")
-        .env_remove("GEMINI_PROJECT_DIR")
-        .env_remove("HOOKHOST_SOCKET")
-        .env_remove("HOOKHOST_DAEMON")
-        .env_remove("OTEL_EXPORTER_OTLP_ENDPOINT")
-        .env_remove("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT")
-        .env_remove("OTEL_SDK_DISABLED");
+    crate::support::hermetic(command, project);
 }
 
 /// A `hookhost serve` on a socket of its own, killed when dropped.
@@ -399,6 +389,96 @@ fn a_configuration_edited_between_calls_is_reloaded_and_a_broken_one_fails_close
 }
 
 #[test]
+fn approvals_hold_a_changed_or_created_script_through_a_warm_daemon() {
+    let project = Project::new();
+    // The user's policy (the hermetic environment's configuration directory).
+    std::fs::create_dir_all(project.path(".no-user-config")).unwrap();
+    std::fs::write(
+        project.path(".no-user-config/hooks.toml"),
+        "[projects]\npolicy = \"approve\"\n",
+    )
+    .unwrap();
+    project.config(&hook(
+        "PreToolUse",
+        "bash ./check.sh; if [ -f ./late.sh ]; then bash ./late.sh; fi",
+        "name = \"guard\"",
+    ));
+    let script = |name: &str, tag: &str| {
+        std::fs::write(
+            project.path(name),
+            format!("cat > /dev/null; echo {tag} >> ran.log; echo '{{\"action\":\"allow\"}}'\n"),
+        )
+        .unwrap();
+    };
+    let allow = || {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_hookhost"));
+        hermetic(&mut command, &project);
+        let out = command.arg("allow").output().unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let ran = || std::fs::read_to_string(project.path("ran.log")).unwrap_or_default();
+    script("check.sh", "v1");
+    let listed = allow();
+    assert!(
+        listed.contains("late.sh"),
+        "late.sh is approved as absent: {listed}"
+    );
+    let daemon = Daemon::start(&project);
+    let ls = in_project(&project, RM_RF).replace("rm -rf /", "ls");
+    for via in VIAS {
+        let trace = project.path(&format!("trace-{via:?}"));
+        let call = || {
+            run(
+                through(via, &project, "claude", None, &daemon.socket, &trace),
+                &ls,
+            )
+        };
+        std::fs::remove_file(project.path("ran.log")).ok();
+        // Twice: the second call is answered by the cached runner.
+        for _ in 0..2 {
+            let allowed = call();
+            assert_eq!(
+                (allowed.stdout.as_str(), allowed.code),
+                ("", 0),
+                "{via:?}: {allowed:?}"
+            );
+        }
+        assert_eq!(ran(), "v1\nv1\n", "{via:?}");
+
+        // The approved script changes (a `git pull`): held, as agent-hook holds it.
+        script("check.sh", "v2");
+        let held = call();
+        assert_denied(&held, "a changed script");
+        assert!(
+            held.stdout.contains("check.sh changed since"),
+            "{via:?}: {held:?}"
+        );
+        assert_eq!(ran(), "v1\nv1\n", "{via:?}: the changed script did not run");
+        let direct = run(agent_hook(&project, "claude", None, None), &ls);
+        assert_eq!(held, direct, "{via:?}: the daemon answers as agent-hook");
+        script("check.sh", "v1");
+        allow();
+        assert_eq!(call().code, 0);
+
+        // A script approved as absent appears: held too.
+        script("late.sh", "late");
+        let held = call();
+        assert_denied(&held, "a script approved as absent, created");
+        assert!(
+            !ran().contains("late"),
+            "{via:?}: the new script did not run"
+        );
+        std::fs::remove_file(project.path("late.sh")).unwrap();
+        assert_eq!(answered_by(&trace), vec!["daemon"; 5], "{via:?}");
+    }
+}
+
+#[test]
 fn command_hooks_see_the_callers_environment_and_cwd_not_the_daemons() {
     let project = Project::new();
     project.config(&hook(
@@ -635,10 +715,13 @@ fn a_spinning_wasm_guard_does_not_hold_up_other_calls() {
 #[test]
 fn another_user_is_refused() {
     // SAFETY: getuid has no preconditions.
-    if unsafe { libc::getuid() } != 0 {
-        // Needs a second user: run as root, where a child setuid's to nobody.
-        return;
-    }
+    let uid = unsafe { libc::getuid() };
+    assert_eq!(
+        uid, 0,
+        "this test runs a client as a second user (nobody), which needs root (CI runs the tests \
+         as root; run `sudo -E cargo test --test integration serve::another_user`): running as \
+         uid {uid}"
+    );
     let project = Project::new();
     let daemon = Daemon::start(&project);
     // The socket's directory is 0700: nobody cannot even reach the socket; the peer check is
@@ -670,10 +753,37 @@ fn another_user_is_refused() {
         .env("HOOKHOST_CLIENT_LOG", trace.path())
         .current_dir("/");
     let replies = [run(agent_hook, "{}"), run(client, "{}")];
+    // Both clients refuse the socket themselves: its directory is root's, not nobody's.
     let by = answered_by(trace.path());
-    assert_eq!(by, [refused, refused], "{replies:?}");
+    let not_ours = format!(
+        "in process: not using {}: its directory {} belongs to uid 0, not to you (uid 65534)",
+        daemon.socket.display(),
+        dir.display()
+    );
+    assert_eq!(by.len(), 2, "{replies:?}");
+    assert!(by.iter().all(|line| line.starts_with(&not_ours)), "{by:?}");
+    // A caller that does not check (any program of nobody's): the daemon refuses it by its
+    // peer credentials, whatever it sends.
+    let raw = Command::new("setpriv")
+        .args(["--reuid=65534", "--regid=65534", "--clear-groups", "--"])
+        // perl-base (Essential in Debian) has Unix sockets; the machine's python may sit where
+        // nobody cannot reach it.
+        .args(["perl", "-MIO::Socket::UNIX", "-e"])
+        .arg(
+            "my $s = IO::Socket::UNIX->new(Peer => $ARGV[0]) or die \"connect: $!\"; \
+             local $/; print <$s>;",
+        )
+        .arg(&daemon.socket)
+        .current_dir("/")
+        .output()
+        .expect("perl plays a caller that does not check the socket: apt-get install perl-base");
+    let answer = String::from_utf8_lossy(&raw.stdout);
+    assert!(
+        answer.contains(refused.trim_start_matches("in process: the daemon refused the call: ")),
+        "{answer}{}",
+        String::from_utf8_lossy(&raw.stderr)
+    );
 }
-
 /// Waits up to 30 s for `child` to exit.
 fn exits(child: &mut Child) -> Option<std::process::ExitStatus> {
     let deadline = Instant::now() + Duration::from_secs(30);

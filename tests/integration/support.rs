@@ -290,9 +290,17 @@ fn run_child_with_within(
 
 /// A command that runs one test of this binary alone; the caller sets the variable that makes
 /// the test do its work, and spawns it (several at once, for tests that need many processes).
+/// Such a test is `#[ignore]`d, so that a normal run does not count it as passed when it did
+/// nothing: the child runs it with `--include-ignored`.
 pub fn child_test(test: &str) -> std::process::Command {
     let mut command = std::process::Command::new(std::env::current_exe().unwrap());
-    command.args(["--exact", test, "--nocapture", "--test-threads=1"]);
+    command.args([
+        "--exact",
+        test,
+        "--include-ignored",
+        "--nocapture",
+        "--test-threads=1",
+    ]);
     command
 }
 
@@ -327,21 +335,49 @@ pub fn beside_a_ticker<T>(
 }
 
 #[cfg(feature = "cli")]
-/// `hookhost agent-hook --format claude` in `project`, hermetic: the user's configuration is
-/// `.no-user-config` (a test writes its hooks.toml there when it needs one), no `OTEL_*` of
-/// whoever runs the tests; stdio piped. Set more, then [`with_stdin`].
-pub fn agent_hook_command(project: &Project) -> std::process::Command {
-    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_hookhost"));
+/// Makes `command` (a `hookhost` or `hookhost-client` process) hermetic in `project`: it runs
+/// there, with no user configuration, approvals or compile cache of whoever runs the tests
+/// (`.no-user-config`, where a test writes a user hooks.toml when it needs one; `.no-user-data`;
+/// the tests' cache), no agent's variables (`*_PROJECT_DIR`, `HOOKHOST_AGENT`), no Codex trust
+/// state or managed requirements, no daemon socket, no `OTEL_*` endpoint. A test sets more
+/// after this call.
+pub fn hermetic<'c>(
+    command: &'c mut std::process::Command,
+    project: &Project,
+) -> &'c mut std::process::Command {
     command
-        .args(["agent-hook", "--format", "claude"])
         .current_dir(project.root())
         .env("HOOKHOST_CONFIG_DIR", project.path(".no-user-config"))
         .env("HOOKHOST_DATA_DIR", project.path(".no-user-data"))
         .envs(test_cache_env())
-        .env_remove("CLAUDE_PROJECT_DIR")
-        .env_remove("OTEL_EXPORTER_OTLP_ENDPOINT")
-        .env_remove("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT")
-        .env_remove("OTEL_SDK_DISABLED")
+        .env("CODEX_HOME", project.path(".no-codex-home"))
+        .env(
+            "HOOKHOST_CODEX_REQUIREMENTS",
+            project.path(".no-codex-requirements.toml"),
+        );
+    for variable in [
+        "CLAUDE_PROJECT_DIR",
+        "GEMINI_PROJECT_DIR",
+        "CURSOR_PROJECT_DIR",
+        "HOOKHOST_AGENT",
+        "HOOKHOST_SOCKET",
+        "HOOKHOST_DAEMON",
+        "OTEL_EXPORTER_OTLP_ENDPOINT",
+        "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT",
+        "OTEL_SDK_DISABLED",
+    ] {
+        command.env_remove(variable);
+    }
+    command
+}
+
+#[cfg(feature = "cli")]
+/// `hookhost agent-hook --format claude` in `project`, [`hermetic`]; stdio piped. Set more,
+/// then [`with_stdin`].
+pub fn agent_hook_command(project: &Project) -> std::process::Command {
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_hookhost"));
+    hermetic(&mut command, project)
+        .args(["agent-hook", "--format", "claude"])
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped());

@@ -1,7 +1,10 @@
-//! destructive-guard: a PreToolUse guard for `Bash` that blocks commands which destroy
-//! work or systems: recursive deletes of `/`, `~`, `$HOME` or `.`, force pushes, hard resets
-//! to a remote branch, `git clean -f`, deleting Kubernetes namespaces or everything of a kind,
-//! formatting disks, `dd` onto a device, `chmod -R 777 /`, and `DROP TABLE`.
+//! destructive-guard: a PreToolUse guard for every agent's shell tool (Claude Code's `Bash`,
+//! Copilot CLI's `bash`, Gemini CLI's `run_shell_command`, Codex CLI's `Bash`, Cursor's
+//! `Shell`, ...: [`ToolCall::shell`]) that blocks commands which destroy work or systems:
+//! recursive deletes of `/`, `~`, `$HOME` or `.`, force pushes, hard resets to a remote
+//! branch, `git clean -f`, deleting Kubernetes namespaces or everything of a kind, formatting
+//! disks, `dd` onto a device, `chmod -R 777 /`, and `DROP TABLE`. Registered for Cursor's
+//! `beforeShellExecution` event too, it guards that event's command.
 //!
 //! Commands are read the way a shell splits them (quotes, `;`, `&&`, `|`, `$(...)`,
 //! `bash -c '...'`), with case and whitespace normalised and wrappers such as `sudo` removed,
@@ -10,7 +13,7 @@
 
 mod shell;
 
-use hook_sdk::{Guard, Hook, ToolCall};
+use hook_sdk::{Event, Guard, Hook, Phase, ToolCall, Verdict};
 use serde::Deserialize;
 
 /// The hook's `[hooks.config]`.
@@ -26,9 +29,13 @@ pub struct Config {
 #[derive(Debug)]
 pub struct DestructiveGuard;
 
+/// Cursor's gate before a shell command runs: an event with the command in its payload and
+/// no tool name (Cursor's preToolUse `Shell` reaches [`Hook::guard`] as any tool call does).
+const CURSOR_SHELL_GATE: &str = "beforeShellExecution";
+
 impl Hook for DestructiveGuard {
     fn guard(call: &ToolCall) -> Guard {
-        let Some(bash) = call.bash() else {
+        let Some(shell) = call.shell() else {
             return Guard::Allow;
         };
         let config: Config = match hook_sdk::config() {
@@ -38,9 +45,18 @@ impl Hook for DestructiveGuard {
                 return Guard::block(format!("destructive-guard is misconfigured: {error}"));
             }
         };
-        match check(&bash.command, &config) {
+        match check(&shell.command, &config) {
             Some(reason) => Guard::Block(reason),
             None => Guard::Allow,
+        }
+    }
+
+    fn handle(event: &Event) -> Verdict {
+        match event.tool_use() {
+            Some(call) if event.name() == CURSOR_SHELL_GATE && event.phase() == Phase::Guard => {
+                Self::guard(&call).into()
+            }
+            _ => hook_sdk::dispatch::<Self>(event),
         }
     }
 }
@@ -255,152 +271,4 @@ fn check_chmod(args: &[String]) -> Option<String> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn blocked(command: &str) -> bool {
-        check(command, &Config::default()).is_some()
-    }
-
-    #[test]
-    fn blocks_destructive_commands_and_their_disguises() {
-        let cases = [
-            "rm -rf /",
-            "RM  -RF /",
-            "rm -rf -- /",
-            "rm -fr /",
-            "rm -r -f /",
-            "rm --recursive --force /",
-            "rm -rf /*",
-            "rm -rf //",
-            "rm -rf '/'",
-            "rm -rf \"/\"",
-            "sudo rm -rf /",
-            "sudo -u root /bin/rm -rf /",
-            "\\rm -rf /",
-            "r\\m -rf /",
-            "echo ok && rm -rf ~",
-            "ls; rm -rf $HOME",
-            "rm -rf ${HOME}",
-            "rm -rf ~/",
-            "rm -rf .",
-            "rm -rf ./",
-            "rm -rf *",
-            "x=$(rm -rf /)",
-            "bash -c 'rm -rf /'",
-            "sh -c \"cd / && rm -rf .\"",
-            "env FOO=1 rm -rf /",
-            "rm -r /",
-            "{ rm -rf /; }",
-            "rm --no-preserve-root -rf /tmp/x",
-            "git push --force",
-            "git push -f origin main",
-            "git push origin +main",
-            "git push --force-with-lease",
-            "git -C repo push -fu origin main",
-            "GIT PUSH --FORCE",
-            "git reset --hard origin/main",
-            "git reset --hard @{u}",
-            "git reset --hard upstream/dev",
-            "git clean -fd",
-            "git clean -xdf",
-            "git clean --force",
-            "kubectl delete namespace prod",
-            "kubectl delete ns prod",
-            "kubectl -n x delete pods --all",
-            "kubectl delete namespaces/prod",
-            "mkfs.ext4 /dev/sda1",
-            "mkfs -t ext4 /dev/sdb",
-            "dd if=/dev/zero of=/dev/sda bs=1M",
-            "chmod -R 777 /",
-            "sudo chmod --recursive 0777 /",
-            "psql -c 'DROP TABLE users'",
-            "mysql -e \"drop   table accounts\"",
-            "echo 'DROP DATABASE prod' | psql",
-        ];
-        for command in cases {
-            assert!(blocked(command), "not blocked: {command}");
-        }
-    }
-
-    #[test]
-    fn allows_everyday_commands() {
-        let cases = [
-            "cargo test",
-            "rm -rf target",
-            "rm -rf ./build",
-            "rm file.txt",
-            "rm -f /tmp/x.lock",
-            "ls -la /",
-            "git push",
-            "git push origin main",
-            "git push --set-upstream origin feature",
-            "git reset --hard HEAD~1",
-            "git reset --soft origin/main",
-            "git clean -n",
-            "git clean -nd",
-            "kubectl get ns",
-            "kubectl delete pod web-1",
-            "dd if=/dev/zero of=disk.img bs=1M count=10",
-            "chmod -R 755 src",
-            "chmod 777 /tmp/x",
-            "echo rm",
-            "grep -r 'drop' src",
-            "mkdir -p a/b",
-        ];
-        for command in cases {
-            assert!(
-                !blocked(command),
-                "blocked: {command} ({:?})",
-                check(command, &Config::default())
-            );
-        }
-    }
-
-    #[test]
-    fn reasons_name_what_was_found() {
-        let reason = |command: &str| check(command, &Config::default()).unwrap();
-        assert_eq!(reason("rm -rf -- /"), "recursive delete of / (rm -r)");
-        assert_eq!(
-            reason("git push -f"),
-            "force push rewrites shared history (git push --force)"
-        );
-        assert_eq!(
-            reason("kubectl delete ns x"),
-            "kubectl delete namespace deletes everything in it"
-        );
-    }
-
-    #[test]
-    fn config_adds_patterns_after_normalisation() {
-        let config = Config {
-            deny: vec!["Terraform   Destroy".to_string()],
-        };
-        assert_eq!(
-            check("TERRAFORM destroy -auto-approve", &config).as_deref(),
-            Some("command matches the deny pattern \"terraform destroy\"")
-        );
-        assert!(check("terraform plan", &config).is_none());
-    }
-
-    #[test]
-    fn the_hook_reads_bash_calls_only_and_fails_closed_on_bad_config() {
-        hook_sdk::testing::reset();
-        assert_eq!(
-            DestructiveGuard::guard(&ToolCall::read_file("/")),
-            Guard::Allow
-        );
-        assert!(matches!(
-            DestructiveGuard::guard(&ToolCall::bash_command("rm -rf /")),
-            Guard::Block(_)
-        ));
-        hook_sdk::testing::set_config(serde_json::json!({"deny": "not a list"}));
-        let Guard::Block(reason) = DestructiveGuard::guard(&ToolCall::bash_command("ls")) else {
-            panic!()
-        };
-        assert!(
-            reason.starts_with("destructive-guard is misconfigured"),
-            "{reason}"
-        );
-    }
-}
+mod tests;

@@ -1,9 +1,14 @@
 //! Claude Code's `.claude/settings.json` and `settings.local.json`: event → matcher groups →
 //! handlers; timeouts in seconds (600 by default).
 
+use std::path::{Path, PathBuf};
+
 use serde_json::Value;
 
-use super::{Found, Hook, Matcher, check_matcher, is_hookhost, seconds_to_ms, shell_join};
+use super::{
+    Found, Hook, ImportState, Matcher, SettingsFile, check_matcher, is_hookhost, seconds_to_ms,
+    shell_join,
+};
 use crate::agent::{AgentFormat, resolve_name};
 use crate::event::{MatchOn, catalog};
 
@@ -20,6 +25,19 @@ fn default_timeout(event: &str) -> f64 {
         "SessionEnd" => 1.5,
         _ => 600.0,
     }
+}
+
+/// The files of a project in `dir` that hold Claude Code's hooks (they need not exist).
+pub(super) fn settings(dir: &Path, _asked: bool) -> Vec<PathBuf> {
+    vec![
+        dir.join(".claude/settings.json"),
+        dir.join(".claude/settings.local.json"),
+    ]
+}
+
+/// The hooks of one of [`settings`]' files.
+pub(super) fn import(json: &Value, file: &SettingsFile<'_>, _state: &mut ImportState) -> Found {
+    hooks(json, file.label)
 }
 
 pub(super) fn hooks(json: &Value, file: &str) -> Found {

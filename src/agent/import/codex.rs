@@ -3,9 +3,13 @@
 //! per-hook trust Codex keeps in the user's `config.toml` (`[hooks.state]`, by hash) and the
 //! managed hooks of `requirements.toml` are reported, never silently dropped.
 
+use std::path::{Path, PathBuf};
+
 use serde_json::Value;
 
-use super::{Found, Hook, Matcher, check_matcher, is_hookhost, seconds_to_ms};
+use super::{
+    Found, Hook, ImportState, Matcher, SettingsFile, check_matcher, is_hookhost, seconds_to_ms,
+};
 use crate::dialect::codex::{EVENTS, TOOL_ALIASES};
 use crate::matcher::ToolMatcher;
 
@@ -85,6 +89,41 @@ fn snake(event: &str) -> String {
         }
     }
     out
+}
+
+/// The files of a project in `dir` that hold Codex's hooks (they need not exist), and the
+/// machine's managed requirements ([`super::codex_requirements`]), reported along with a
+/// project's Codex hooks, or alone when Codex's were `asked` for.
+pub(super) fn settings(dir: &Path, asked: bool) -> Vec<PathBuf> {
+    let mut paths = vec![
+        dir.join(".codex/hooks.json"),
+        dir.join(".codex/config.toml"),
+    ];
+    if asked || paths.iter().any(|path| path.is_file()) {
+        paths.push(super::codex_requirements());
+    }
+    paths
+}
+
+/// The hooks of one of [`settings`]' files: the requirements file's go into the organisation's
+/// file when that is the output; trust is Codex's, read once per import.
+pub(super) fn import(json: &Value, file: &SettingsFile<'_>, state: &mut ImportState) -> Found {
+    let kind = if file.path == super::codex_requirements() {
+        CodexFile::Requirements {
+            into_managed: super::is_managed_output(file.output),
+        }
+    } else {
+        CodexFile::Layer
+    };
+    let trust = state.codex.get_or_insert_with(TrustState::load);
+    let absolute = std::path::absolute(file.path).unwrap_or(file.path.to_path_buf());
+    hooks(
+        json,
+        file.label,
+        &absolute.display().to_string(),
+        kind,
+        trust,
+    )
 }
 
 /// The hooks of one Codex file (`json`: the whole document); `source` is its absolute path, as

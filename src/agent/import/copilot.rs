@@ -2,11 +2,13 @@
 //! list of handlers per camelCase event; `matcher` on the handler, an anchored regex;
 //! `timeoutSec` in seconds (30 by default).
 
+use std::path::{Path, PathBuf};
+
 use serde_json::Value;
 
 use super::{
-    Found, Hook, Matcher, check_matcher, env_pairs, is_hookhost, seconds_to_ms, shell_join,
-    version_one,
+    Found, Hook, ImportState, Matcher, SettingsFile, check_matcher, env_pairs, is_hookhost,
+    seconds_to_ms, shell_join, version_one,
 };
 use crate::dialect::copilot::event as copilot_event;
 
@@ -24,6 +26,27 @@ const MATCHED: &[&str] = &[
 
 /// Copilot CLI's default `timeoutSec`.
 const DEFAULT_TIMEOUT_S: f64 = 30.0;
+
+/// The files of a project in `dir` that hold Copilot CLI's hooks (they need not exist).
+pub(super) fn settings(dir: &Path, _asked: bool) -> Vec<PathBuf> {
+    // Every `.json` of `.github/hooks`, by name.
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(dir.join(".github/hooks"))
+        .map(|entries| {
+            entries
+                .flatten()
+                .map(|entry| entry.path())
+                .filter(|path| path.extension().is_some_and(|ext| ext == "json"))
+                .collect()
+        })
+        .unwrap_or_default();
+    paths.sort();
+    paths
+}
+
+/// The hooks of one of [`settings`]' files.
+pub(super) fn import(json: &Value, file: &SettingsFile<'_>, _state: &mut ImportState) -> Found {
+    hooks(json, file.label)
+}
 
 pub(super) fn hooks(json: &Value, file: &str) -> Found {
     let mut found = Found::default();

@@ -2,9 +2,14 @@
 //! entries per camelCase event; `matcher` on the entry, an unanchored regex; `timeout` in
 //! seconds (60 by default); `failClosed`; `loop_limit` on stop and subagentStop.
 
+use std::path::{Path, PathBuf};
+
 use serde_json::Value;
 
-use super::{Found, Hook, Matcher, check_matcher, is_hookhost, seconds_to_ms, version_one};
+use super::{
+    Found, Hook, ImportState, Matcher, SettingsFile, check_matcher, is_hookhost, seconds_to_ms,
+    version_one,
+};
 use crate::dialect::BlockAs;
 use crate::dialect::cursor::{EVENTS, FIXED_MATCH};
 use crate::matcher::ToolMatcher;
@@ -21,6 +26,16 @@ const MATCHED: &[&str] = &[
     "subagentStart",
     "subagentStop",
 ];
+
+/// The files of a project in `dir` that hold Cursor's hooks (they need not exist).
+pub(super) fn settings(dir: &Path, _asked: bool) -> Vec<PathBuf> {
+    vec![dir.join(".cursor/hooks.json")]
+}
+
+/// The hooks of one of [`settings`]' files.
+pub(super) fn import(json: &Value, file: &SettingsFile<'_>, _state: &mut ImportState) -> Found {
+    hooks(json, file.label)
+}
 
 pub(super) fn hooks(json: &Value, file: &str) -> Found {
     let mut found = Found::default();

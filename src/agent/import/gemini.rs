@@ -2,9 +2,11 @@
 //! with a `name`; `timeout` in milliseconds (60000 by default); `hooksConfig.enabled` and
 //! `hooksConfig.disabled` (names or commands).
 
+use std::path::{Path, PathBuf};
+
 use serde_json::Value;
 
-use super::{Found, Hook, Matcher, clamp_ms, env_pairs, is_hookhost};
+use super::{Found, Hook, ImportState, Matcher, SettingsFile, clamp_ms, env_pairs, is_hookhost};
 use crate::agent::{AgentFormat, resolve_name};
 use crate::matcher::ToolMatcher;
 
@@ -16,6 +18,16 @@ const FIELD_EVENTS: &[&str] = &["SessionStart", "SessionEnd", "PreCompress", "No
 
 /// Gemini CLI's default hook timeout.
 const DEFAULT_TIMEOUT_MS: f64 = 60_000.0;
+
+/// The files of a project in `dir` that hold Gemini CLI's hooks (they need not exist).
+pub(super) fn settings(dir: &Path, _asked: bool) -> Vec<PathBuf> {
+    vec![dir.join(".gemini/settings.json")]
+}
+
+/// The hooks of one of [`settings`]' files.
+pub(super) fn import(json: &Value, file: &SettingsFile<'_>, _state: &mut ImportState) -> Found {
+    hooks(json, file.label)
+}
 
 pub(super) fn hooks(json: &Value, file: &str) -> Found {
     let mut found = Found::default();

@@ -17,17 +17,23 @@ mod claude;
 mod codex;
 mod copilot;
 mod cursor;
+mod entry;
 mod gemini;
+mod write;
 
-use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
+pub(crate) use entry::{
+    check_matcher, clamp_ms, env_pairs, is_hookhost, seconds_to_ms, shell_join, version_one,
+};
+pub(crate) use write::name_hooks;
+use write::write_toml;
+
 use super::AgentFormat;
 use crate::config::{Config, ConfigError};
 use crate::event::catalog;
-use crate::matcher::ToolMatcher;
 
 /// hooks.toml's largest `timeout_ms` (an hour).
 const MAX_TIMEOUT_MS: u64 = 3_600_000;
@@ -155,54 +161,73 @@ pub fn codex_requirements() -> PathBuf {
 }
 
 /// The agent settings files of the project in `dir` (only `only`'s, when given), in a fixed
-/// order: `.claude/settings.json`, `.claude/settings.local.json`, `.github/hooks/*.json` by
+/// order (the agents' table's, each agent's own after it): `.claude/settings.json`, `.claude/settings.local.json`, `.github/hooks/*.json` by
 /// name, `.gemini/settings.json`, `.codex/hooks.json`, `.codex/config.toml`, Codex's
 /// `requirements.toml` ([`codex_requirements`]: its hooks are reported, or imported into the
 /// organisation's file), `.cursor/hooks.json`.
 pub fn sources(dir: &Path, only: Option<AgentFormat>) -> Vec<Source> {
     let mut found = Vec::new();
-    let mut add = |format: AgentFormat, path: PathBuf| {
-        if only.is_none_or(|only| only == format) && path.is_file() {
-            found.push(Source { format, path });
+    for (format, _) in AgentFormat::ALL {
+        if only.is_none_or(|only| only == format) {
+            let paths = settings_of(format, dir, only == Some(format));
+            found.extend(
+                paths
+                    .into_iter()
+                    .filter(|path| path.is_file())
+                    .map(|path| Source { format, path }),
+            );
         }
-    };
-    add(AgentFormat::Claude, dir.join(".claude/settings.json"));
-    add(AgentFormat::Claude, dir.join(".claude/settings.local.json"));
-    let mut copilot: Vec<PathBuf> = std::fs::read_dir(dir.join(".github/hooks"))
-        .map(|entries| {
-            entries
-                .flatten()
-                .map(|entry| entry.path())
-                .filter(|path| path.extension().is_some_and(|ext| ext == "json"))
-                .collect()
-        })
-        .unwrap_or_default();
-    copilot.sort();
-    for path in copilot {
-        add(AgentFormat::Copilot, path);
     }
-    add(AgentFormat::Gemini, dir.join(".gemini/settings.json"));
-    let codex = [
-        dir.join(".codex/hooks.json"),
-        dir.join(".codex/config.toml"),
-    ];
-    let has_codex = codex.iter().any(|path| path.is_file());
-    for path in codex {
-        add(AgentFormat::Codex, path);
-    }
-    // The machine's managed hooks are reported along with a project's Codex hooks.
-    if has_codex || only == Some(AgentFormat::Codex) {
-        add(AgentFormat::Codex, codex_requirements());
-    }
-    add(AgentFormat::Cursor, dir.join(".cursor/hooks.json"));
     found
 }
+
+/// One settings file being imported, for an agent's `import`.
+pub(crate) struct SettingsFile<'a> {
+    /// Its name as shown (relative to the directory imported from).
+    pub(crate) label: &'a str,
+    pub(crate) path: &'a Path,
+    /// Where the hooks.toml goes.
+    pub(crate) output: &'a Path,
+}
+
+/// What the agents' imports keep from one file to the next of one import.
+#[derive(Default)]
+pub(crate) struct ImportState {
+    /// Codex's trust state, read once.
+    pub(crate) codex: Option<codex::TrustState>,
+}
+
+/// `settings_of` and `import_of`: each agent's files and reader, `import::NAME::{settings,
+/// import}`, from the agents' table (`dialect::for_each_agent!`).
+macro_rules! importers {
+    ($($(#[$doc:meta])* $variant:ident $module:ident,)*) => {
+        /// The settings files `format` may have in `dir` (they need not exist), in its fixed
+        /// order; `asked`: only this agent's were asked for.
+        fn settings_of(format: AgentFormat, dir: &Path, asked: bool) -> Vec<PathBuf> {
+            match format {
+                $(AgentFormat::$variant => $module::settings(dir, asked),)*
+            }
+        }
+
+        fn import_of(
+            format: AgentFormat,
+            json: &Value,
+            file: &SettingsFile<'_>,
+            state: &mut ImportState,
+        ) -> Found {
+            match format {
+                $(AgentFormat::$variant => $module::import(json, file, state),)*
+            }
+        }
+    };
+}
+crate::dialect::for_each_agent!(importers);
 
 /// Imports every file of `sources`; `base` is the directory their names are shown relative
 /// to, and `output` the path the hooks.toml will have (for validation messages).
 pub fn import(sources: &[Source], base: &Path, output: &Path) -> Result<Imported, ImportError> {
     let mut all = Found::default();
-    let mut codex_state = None;
+    let mut state = ImportState::default();
     for source in sources {
         let text = read(&source.path)?;
         let json: Value = if source.path.extension().is_some_and(|ext| ext == "toml") {
@@ -225,24 +250,12 @@ pub fn import(sources: &[Source], base: &Path, output: &Path) -> Result<Imported
             .unwrap_or(&source.path)
             .display()
             .to_string();
-        let found = match source.format {
-            AgentFormat::Claude => claude::hooks(&json, &label),
-            AgentFormat::Copilot => copilot::hooks(&json, &label),
-            AgentFormat::Gemini => gemini::hooks(&json, &label),
-            AgentFormat::Codex => {
-                let kind = if source.path == codex_requirements() {
-                    codex::CodexFile::Requirements {
-                        into_managed: is_managed_output(output),
-                    }
-                } else {
-                    codex::CodexFile::Layer
-                };
-                let state = codex_state.get_or_insert_with(codex::TrustState::load);
-                let absolute = std::path::absolute(&source.path).unwrap_or(source.path.clone());
-                codex::hooks(&json, &label, &absolute.display().to_string(), kind, state)
-            }
-            AgentFormat::Cursor => cursor::hooks(&json, &label),
+        let file = SettingsFile {
+            label: &label,
+            path: &source.path,
+            output,
         };
+        let found = import_of(source.format, &json, &file, &mut state);
         all.notes.extend(found.notes);
         for hook in found.hooks {
             match catalog::lookalike(&hook.event) {
@@ -306,201 +319,6 @@ fn read(path: &Path) -> Result<String, ImportError> {
         });
     }
     Ok(text)
-}
-
-/// Gives every hook a short, unique name (messages say `blocked by NAME: ...`): its own
-/// (Gemini's `name`), else the script it runs (`block-rm.sh`), else `{protocol}-{event}`.
-pub(crate) fn name_hooks(hooks: &mut [Hook]) {
-    let mut taken: Vec<String> = Vec::with_capacity(hooks.len());
-    for hook in hooks {
-        let base = hook.name.clone().unwrap_or_else(|| {
-            script_name(&hook.command)
-                .unwrap_or_else(|| format!("{}-{}", hook.protocol, hook.event))
-        });
-        let mut name = base.clone();
-        let mut n = 1;
-        while taken.contains(&name) {
-            n += 1;
-            name = format!("{base} ({n})");
-        }
-        taken.push(name.clone());
-        hook.name = Some(name);
-    }
-}
-
-/// The file name of the first word of `command` that looks like a script: a path, or a name
-/// with a script's extension.
-fn script_name(command: &str) -> Option<String> {
-    const EXTENSIONS: &[&str] = &[".sh", ".bash", ".py", ".js", ".mjs", ".ts", ".rb", ".pl"];
-    command
-        .split_whitespace()
-        .map(|word| word.trim_matches(['"', '\'']))
-        .find(|word| word.contains('/') || EXTENSIONS.iter().any(|ext| word.ends_with(ext)))
-        .and_then(|word| word.rsplit('/').next())
-        .filter(|name| !name.is_empty() && !name.contains('$'))
-        .map(str::to_string)
-}
-
-/// A TOML string literal.
-fn quote(text: &str) -> String {
-    toml::Value::String(text.to_string()).to_string()
-}
-
-fn write_toml(hooks: &[Hook], sources: &[String]) -> String {
-    let mut out = format!(
-        "# Imported by `hookhost import` from {}.\n# Each hook keeps its agent's protocol, so that its script runs unchanged. Review, then commit.\n",
-        sources.join(", ")
-    );
-    for hook in hooks {
-        let _ = write!(out, "\n# {}\n[[hooks]]\n", hook.origin);
-        if let Some(name) = &hook.name {
-            let _ = writeln!(out, "name = {}", quote(name));
-        }
-        let _ = writeln!(out, "event = {}", quote(&hook.event));
-        match &hook.matcher {
-            Some(Matcher::Claude(m)) => {
-                let _ = writeln!(out, "matcher = {}", quote(m));
-            }
-            Some(Matcher::Regex(m)) => {
-                let _ = writeln!(out, "matcher = {{ regex = {} }}", quote(m));
-            }
-            Some(Matcher::Exact(m)) => {
-                let _ = writeln!(out, "matcher = {{ exact = {} }}", quote(m));
-            }
-            None => {}
-        }
-        let _ = writeln!(out, "command = {}", quote(&hook.command));
-        let _ = writeln!(out, "protocol = {}", quote(hook.protocol));
-        let _ = writeln!(out, "timeout_ms = {}", hook.timeout_ms);
-        if hook.background {
-            out.push_str("async = true\n");
-        } else if hook.fail_closed {
-            out.push_str(
-                "on_failure = \"block\"           # its agent blocked the action when it failed (failClosed)\n",
-            );
-        } else if catalog::spec(&hook.event).fail_closed {
-            out.push_str(
-                "on_failure = \"allow\"           # its agent goes on when it fails or times out\n",
-            );
-        }
-        if let Some(cwd) = &hook.cwd {
-            let _ = writeln!(out, "cwd = {}", quote(cwd));
-        }
-        if !hook.env.is_empty() {
-            let pairs: Vec<String> = hook
-                .env
-                .iter()
-                .map(|(k, v)| format!("{} = {}", quote(k), quote(v)))
-                .collect();
-            let _ = writeln!(out, "env = {{ {} }}", pairs.join(", "));
-        }
-        if !hook.enabled {
-            out.push_str("enabled = false\n");
-        }
-    }
-    out
-}
-
-/// A timeout in seconds (the agent's unit) as `timeout_ms`, capped at hookhost's maximum.
-pub(crate) fn seconds_to_ms(seconds: f64, found: &mut Found, origin: &str) -> u64 {
-    let ms = (seconds * 1000.0).round();
-    clamp_ms(ms, found, origin)
-}
-
-/// A timeout in milliseconds, within hookhost's bounds.
-pub(crate) fn clamp_ms(ms: f64, found: &mut Found, origin: &str) -> u64 {
-    if ms.is_nan() || ms < 1.0 {
-        found.note(
-            origin,
-            format!("timeout of {ms} ms is not positive; using 1 ms"),
-        );
-        return 1;
-    }
-    if ms > MAX_TIMEOUT_MS as f64 {
-        found.note(
-            origin,
-            format!("timeout of {ms} ms is capped at hookhost's maximum, {MAX_TIMEOUT_MS} ms"),
-        );
-        return MAX_TIMEOUT_MS;
-    }
-    ms as u64
-}
-
-/// `program arg...` as one shell command line (exec forms, `args` arrays).
-pub(crate) fn shell_join(program: &str, args: &[Value]) -> String {
-    let mut words = vec![shell_word(program)];
-    words.extend(args.iter().map(|arg| match arg {
-        Value::String(text) => shell_word(text),
-        other => shell_word(&other.to_string()),
-    }));
-    words.join(" ")
-}
-
-fn shell_word(word: &str) -> String {
-    let plain = !word.is_empty()
-        && word
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "_./:=@%+-,".contains(c));
-    if plain {
-        word.to_string()
-    } else {
-        format!("'{}'", word.replace('\'', r"'\''"))
-    }
-}
-
-/// True when the file says `"version": 1`; else notes that `agent` rejects the whole file.
-pub(crate) fn version_one(json: &Value, file: &str, agent: &str, found: &mut Found) -> bool {
-    if json.get("version").is_some_and(|version| version == 1) {
-        return true;
-    }
-    found.note(
-        file,
-        format!(
-            "not imported: `version` is {}, not 1, so {agent} rejects the whole file",
-            json.get("version")
-                .map_or("missing".to_string(), Value::to_string)
-        ),
-    );
-    false
-}
-
-/// True for a settings entry that runs hookhost itself: importing it would make every event
-/// run hookhost twice, the second time from inside itself.
-pub(crate) fn is_hookhost(command: &str) -> bool {
-    command.contains("hookhost agent-hook")
-}
-
-/// Checks that a matcher loads in hookhost (Rust's regex syntax is not JavaScript's).
-pub(crate) fn check_matcher(matcher: &Matcher) -> Result<(), String> {
-    match matcher {
-        Matcher::Claude(m) => ToolMatcher::claude(m).map(|_| ()),
-        Matcher::Regex(m) => ToolMatcher::regex(m).map(|_| ()),
-        Matcher::Exact(_) => Ok(()),
-    }
-}
-
-/// The environment of a handler (`env`), as pairs; values that are not strings are noted.
-pub(crate) fn env_pairs(handler: &Value, found: &mut Found, origin: &str) -> Vec<(String, String)> {
-    let Some(env) = handler.get("env").and_then(Value::as_object) else {
-        return Vec::new();
-    };
-    env.iter()
-        .filter_map(|(key, value)| match value {
-            Value::String(text) => {
-                if text.contains('$') {
-                    found.note(
-                        origin,
-                        format!("env {key} = {text:?} is passed literally (hookhost does not expand variables in `env`)"),
-                    );
-                }
-                Some((key.clone(), text.clone()))
-            }
-            other => {
-                found.note(origin, format!("env {key} is not a string ({other}); left out"));
-                None
-            }
-        })
-        .collect()
 }
 
 #[cfg(test)]

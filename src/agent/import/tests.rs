@@ -1,4 +1,7 @@
 //! Each agent's settings, imported: the hooks.toml written, and the notes.
+//!
+//! Longer than 400 lines: each agent's settings imported, one test per agent and shape, sharing
+//! the expected hooks.toml's helpers.
 
 use serde_json::json;
 

@@ -21,3 +21,6 @@ pub use error::CosignError;
 pub use key::{CosignPrivateKey, CosignPublicKey};
 pub(crate) use signature::check_claims;
 pub use signature::{CosignSignature, PAYLOAD_TYPE, claims, payload, sign, verify};
+
+#[cfg(test)]
+mod tests_encodings;

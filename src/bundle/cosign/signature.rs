@@ -88,6 +88,11 @@ pub fn sign(key: &CosignPrivateKey, docker_reference: &str, manifest: &Digest) -
 /// `REGISTRY/REPOSITORY`, tag or digest suffix ignored, and an `oci://` prefix of `repository`),
 /// type `cosign container image signature`. The signature is checked first: the payload's
 /// claims are believed only once the key is known to have made them.
+///
+/// The signature is valid as cosign's own verifier (Go's `ecdsa.VerifyASN1`) and openssl take
+/// it: strict ASN.1 DER (minimal INTEGERs, whatever their length; nothing after), high S as
+/// well as low; raw `r || s` and BER are refused ([`keyless`](crate::bundle::keyless)'s
+/// signatures are read alike; `tests_encodings` holds one openssl signature of each shape).
 pub fn verify(
     key: &CosignPublicKey,
     signature: &CosignSignature,
@@ -98,7 +103,8 @@ pub fn verify(
         .decode(signature.signature.trim())
         .map_err(|_| CosignError::BadSignature)?;
     let parsed = Signature::from_der(&der).map_err(|_| CosignError::BadSignature)?;
-    // Go's ECDSA leaves S unnormalized; (r, s) and (r, n - s) are the same signature.
+    // Go's ECDSA leaves S unnormalized; (r, s) and (r, n - s) are the same signature. p256
+    // takes high S as it is; normalized all the same, so no version of it can refuse one.
     let parsed = parsed.normalize_s().unwrap_or(parsed);
     key.verifying_key()
         .verify(&signature.payload, &parsed)

@@ -280,7 +280,7 @@ fn check_ca(ca: &Certificate, at: i64) -> Result<(), KeylessError> {
 
 /// A certificate's signed bytes (the TBSCertificate exactly as encoded), its signature
 /// algorithm and its signature.
-fn signed_parts(der: &[u8]) -> Result<(&[u8], ObjectIdentifier, &[u8]), KeylessError> {
+pub(super) fn signed_parts(der: &[u8]) -> Result<(&[u8], ObjectIdentifier, &[u8]), KeylessError> {
     let malformed = |e: der::Error| KeylessError::Malformed(format!("its certificate ({e})"));
     let mut reader = der::SliceReader::new(der).map_err(malformed)?;
     let parts = reader

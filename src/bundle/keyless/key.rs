@@ -54,11 +54,29 @@ impl EcKey {
         }
     }
 
-    /// Whether `signature` (ASN.1 DER) is this key's over `digest`.
+    /// Whether `signature` is this key's over `digest`. Every keyless path verifies here, with
+    /// the signature's bytes as they travel: the signer's (a `.sig` annotation, a bundle's
+    /// message signature or DSSE `sig`), Rekor's signed entry timestamp, a checkpoint's after
+    /// its 4-byte key hint, an SCT's `digitally-signed` vector, a certificate's BIT STRING.
+    ///
+    /// Valid is what Go's `ecdsa.VerifyASN1` (Sigstore's verifiers, Rekor, Fulcio, the CT logs)
+    /// and openssl accept, so that hookhost refuses no signature they accept, and accepts none
+    /// they refuse (`tests_encodings` holds one openssl signature of each shape):
+    /// - ASN.1 DER `SEQUENCE { r INTEGER, s INTEGER }`, strict: minimal INTEGERs (a leading
+    ///   0x00 exactly when the top bit is set: 33 bytes for half of all P-256 r and s; fewer
+    ///   bytes than the curve's width when the top byte is 0, one signature in 256), nothing
+    ///   after the SEQUENCE. Raw `r || s` (IEEE P1363, as JWS and WebCrypto write it) and BER
+    ///   are refused.
+    /// - 0 < r, s < n.
+    /// - High S as well as low: Go and openssl make both and accept both; (r, s) and
+    ///   (r, n - s) are one signature. Refusing high S would refuse half of them.
+    /// - A digest longer than the curve (SHA-384 with P-256) is cut to its leftmost bits, a
+    ///   shorter one read as a number (FIPS 186-4), as Go does.
     pub(super) fn verify_digest(&self, digest: &[u8], signature: &[u8]) -> bool {
         match self {
             EcKey::P256(key) => p256::ecdsa::Signature::from_der(signature).is_ok_and(|sig| {
-                // Go's ECDSA leaves S unnormalized; (r, s) and (r, n - s) are one signature.
+                // p256 takes high S as it is (only k256 refuses it); normalized all the same, so
+                // that no version of the crate can start refusing what Go accepts.
                 let sig = sig.normalize_s().unwrap_or(sig);
                 key.verify_prehash(digest, &sig).is_ok()
             }),

@@ -4,6 +4,10 @@
 //! timestamp with the entry it signs) and a Sigstore bundle (v0.1 to v0.3 JSON: a message
 //! signature or a DSSE envelope, the certificate, the transparency-log entries with their
 //! inclusion promise and proof). Reading believes nothing: `verify` checks it all.
+//!
+//! Longer than 400 lines: both containers Sigstore hands material in (cosign's `.sig`
+//! annotations, and the bundle JSON in its three versions) are read into one shape here, with
+//! the readers they share; split, each half would reach into the other.
 
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD as BASE64;

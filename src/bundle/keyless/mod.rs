@@ -44,3 +44,5 @@ pub use verify::{KeylessIdentity, Matcher, SIGN_PREDICATE, Verified, verify};
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_encodings;

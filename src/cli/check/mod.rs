@@ -1,5 +1,9 @@
 //! `hookhost check`: validate, load and prepare every hook, then show them: events, matcher,
 //! kind, protocol or interface, timeout, and what each can reach.
+//!
+//! Longer than 400 lines: `hookhost check` shows every kind of hook with one table's columns
+//! (events, matcher, kind, protocol or interface, timeout, reach); `layers` holds what it says
+//! of the layers.
 
 use std::process::ExitCode;
 
@@ -10,6 +14,7 @@ use hookhost::{Config, ConfigError, HookRunner, OnFailure, RunnerOptions};
 use super::render::{self, safe};
 use layers::{managed_line, recording, trust_lines};
 
+mod gates;
 mod layers;
 
 #[derive(clap::Args)]
@@ -20,7 +25,8 @@ pub struct CheckArgs {
 
 pub fn run(args: CheckArgs) -> Result<ExitCode> {
     let layers = args.config.layers()?;
-    let mut options = RunnerOptions::new(args.config.cwd()?);
+    let cwd = args.config.cwd()?;
+    let mut options = RunnerOptions::new(&cwd);
     let cache = options.cache.clone();
     let compiles = super::progress::watch_compiles(&mut options);
     // The organisation's layer first: a file that cannot be trusted is reported like an
@@ -240,6 +246,17 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
     }
     for line in recording(&layers, &mut warnings)? {
         println!("{line}");
+    }
+    // Whether the agents run what the project's settings ask them to: their trust gates skip
+    // an untrusted project's hooks without a word.
+    for gate in gates::gates(&cwd) {
+        let (agent, file, detail) = (gate.agent, safe(&gate.file), safe(&gate.detail));
+        match gate.open {
+            true => println!("agent: {agent} runs the hooks of {file}: {detail}"),
+            false => warnings.push(format!(
+                "{agent} will not run the hooks of {file}: {detail}"
+            )),
+        }
     }
     for warning in &warnings {
         println!("warning: {warning}");

@@ -8,6 +8,9 @@
 //! checks a signature: that is `bundle::cosign::verify`, with the key the caller trusts. What
 //! this module guarantees is that what it returns is what the registry holds (every blob
 //! digest-checked) and that a hostile registry cannot make it read without bound.
+//!
+//! Longer than 400 lines: the `.sig` tag and the referrers API are two ways to the same
+//! signatures, read and attached with one set of manifest and blob helpers.
 
 use futures_util::StreamExt as _;
 use oci_client::manifest::{OciDescriptor, OciImageManifest};

@@ -1,5 +1,6 @@
 //! Typed access to the fields of one table of a test file, each problem located and tied to
-//! its case.
+//! its case: hooks.toml's readers (`config::find`, `boolean`, `subtable`) under this file's
+//! own messages.
 
 use std::ops::Range;
 use std::path::{Path, PathBuf};
@@ -9,7 +10,7 @@ use toml::Spanned;
 use toml::de::{DeTable, DeValue};
 
 use super::{CaseRef, did_you_mean};
-use crate::config::{Problems, to_json};
+use crate::config::{Problems, boolean, find, subtable, to_json};
 
 /// The fields of one table of the file, and the case its problems belong to.
 pub(super) struct Fields<'a, 'i> {
@@ -38,10 +39,7 @@ impl<'a, 'i> Fields<'a, 'i> {
 
     /// A key's value and the key's own span.
     pub(super) fn key(&self, key: &str) -> Option<(&'a Spanned<DeValue<'i>>, Range<usize>)> {
-        self.table
-            .iter()
-            .find(|(k, _)| k.get_ref().as_ref() == key)
-            .map(|(k, v)| (v, k.span()))
+        find(self.table, key)
     }
 
     pub(super) fn unknown_keys(&self, known: &[&str], sink: &mut Problems<'_>) {
@@ -129,17 +127,9 @@ impl<'a, 'i> Fields<'a, 'i> {
 
     pub(super) fn bool(&self, key: &str, sink: &mut Problems<'_>) -> Option<bool> {
         let value = self.field(key)?;
-        match value.get_ref() {
-            DeValue::Boolean(b) => Some(*b),
-            other => {
-                self.problem(
-                    sink,
-                    &value.span(),
-                    format!("`{key}` must be true or false, found {}", other.type_str()),
-                );
-                None
-            }
-        }
+        boolean(value.get_ref(), key)
+            .map_err(|message| self.problem(sink, &value.span(), message))
+            .ok()
     }
 
     pub(super) fn table(
@@ -148,14 +138,10 @@ impl<'a, 'i> Fields<'a, 'i> {
         sink: &mut Problems<'_>,
     ) -> Option<(&'a DeTable<'i>, Range<usize>)> {
         let value = self.field(key)?;
-        match value.get_ref() {
-            DeValue::Table(table) => Some((table, value.span())),
-            other => {
-                self.problem(
-                    sink,
-                    &value.span(),
-                    format!("`{key}` must be a table, found {}", other.type_str()),
-                );
+        match subtable(value.get_ref(), key) {
+            Ok(table) => Some((table, value.span())),
+            Err(message) => {
+                self.problem(sink, &value.span(), message);
                 None
             }
         }

@@ -3,6 +3,10 @@
 //! agent or decision gets a "did you mean". Nothing that could make a case pass without
 //! checking anything is let through: a file without cases, a case without expectations, a
 //! layer file that does not exist.
+//!
+//! Longer than 400 lines: a test file is walked as one spanned tree (the file, its layers, each
+//! case, its event and expectations), every problem located and tied to its case; `fields`
+//! holds the typed readers it shares with hooks.toml's.
 
 use std::ops::Range;
 use std::path::{Path, PathBuf};

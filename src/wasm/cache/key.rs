@@ -232,7 +232,7 @@ fn create(path: &Path) -> Result<(), CacheKeyError> {
     let tmp = dir.join(format!(
         ".{KEY_FILE}.{}.{}.tmp",
         std::process::id(),
-        super::unique()
+        crate::durable::next_number()
     ));
     let written = (|| {
         let mut file = File::options()

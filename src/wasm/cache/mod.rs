@@ -345,36 +345,15 @@ fn parse_sum(sum: &str, len: u64) -> Option<blake3::Hash> {
         .flatten()
 }
 
-/// Writes `parts` to a unique temp file beside `path`, synced, and renames it to `path`.
+/// Writes `parts` to `path` whole and durably (`crate::durable`), creating its directory.
 fn write_atomically(path: &Path, parts: &[&[u8]]) -> std::io::Result<()> {
-    use std::io::Write as _;
     let dir = path.parent().expect("cache files live in a directory");
     std::fs::create_dir_all(dir)?;
-    let tmp = dir.join(format!(
-        ".{}.{}.{}.tmp",
-        path.file_name().and_then(|n| n.to_str()).unwrap_or("entry"),
-        std::process::id(),
-        unique()
-    ));
-    let result = (|| {
-        let mut file = File::create(&tmp)?;
-        for part in parts {
-            file.write_all(part)?;
-        }
-        file.sync_all()?;
-        std::fs::rename(&tmp, path)
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result
-}
-
-/// A number unique within this process, for temp file names.
-fn unique() -> u64 {
-    use std::sync::atomic::{AtomicU64, Ordering};
-    static NEXT: AtomicU64 = AtomicU64::new(0);
-    NEXT.fetch_add(1, Ordering::Relaxed)
+    Ok(crate::durable::write_parts(
+        path,
+        parts,
+        Default::default(),
+    )?)
 }
 
 /// Lowercase hex.

@@ -268,6 +268,8 @@ impl Sigstore {
             }
         })
         .to_string();
+        // The entry's time is the one Rekor signed, read back from its answer: a second reading
+        // of the clock, one openssl run later, was another second one run in twelve (issue 37).
         let rekor: serde_json::Value =
             serde_json::from_str(&self.rekor_bundle(body.as_bytes(), now())).unwrap();
         let der = self.run(&["x509", "-in", "leaf.pem", "-outform", "DER"]);
@@ -279,7 +281,7 @@ impl Sigstore {
                     "logIndex": "7",
                     "logId": {"keyId": BASE64.encode(self.log_id())},
                     "kindVersion": {"kind": "dsse", "version": "0.0.1"},
-                    "integratedTime": now().to_string(),
+                    "integratedTime": rekor["Payload"]["integratedTime"].to_string(),
                     "inclusionPromise": {"signedEntryTimestamp": rekor["SignedEntryTimestamp"]},
                     "canonicalizedBody": BASE64.encode(&body)
                 }]

@@ -1,4 +1,5 @@
-// destructive-guard, in JavaScript: a PreToolUse guard for `Bash` that blocks commands which
+// destructive-guard, in JavaScript: a PreToolUse guard for every agent's shell tool (`Bash`,
+// `bash`, `run_shell_command`, `Shell`, ...: `call.shell()`) that blocks commands which
 // destroy work or systems. A port of example-hooks/destructive-guard (Rust), rule for rule and
 // reason for reason: recursive deletes of `/`, `~`, `$HOME` or `.`; force pushes; hard resets to
 // a remote branch; `git clean -f`; deleting Kubernetes namespaces or everything of a kind;
@@ -12,8 +13,8 @@ import { ConfigError, Guard, Hook, config } from "./hook-sdk.js";
 
 export class DestructiveGuard extends Hook {
   guard(call) {
-    const bash = call.bash();
-    if (!bash) return Guard.allow();
+    const shell = call.shell();
+    if (!shell) return Guard.allow();
     let deny;
     try {
       deny = readConfig();
@@ -21,7 +22,7 @@ export class DestructiveGuard extends Hook {
       // A guard with a broken config blocks rather than guessing.
       return Guard.block(`destructive-guard is misconfigured: ${error.message}`);
     }
-    const reason = check(bash.command, deny);
+    const reason = check(shell.command, deny);
     return reason ? Guard.block(reason) : Guard.allow();
   }
 }

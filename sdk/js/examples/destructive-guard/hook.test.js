@@ -51,7 +51,19 @@ test("config adds patterns after normalisation", () => {
   assert.equal(check("terraform plan", ["terraform destroy"]), null);
 });
 
-test("the hook reads Bash calls only and fails closed on bad config", () => {
+test("every agent's shell tool is guarded", () => {
+  const hook = new DestructiveGuard();
+  setConfig({ deny: ["terraform destroy"] });
+  for (const tool of ["Bash", "bash", "run_shell_command", "Shell", "PowerShell"]) {
+    for (const command of ["rm -rf /", "terraform destroy"]) {
+      assert.equal(hook.guard(new ToolCall(tool, { command })).answer.kind, "block", `${tool}: ${command}`);
+    }
+    assert.equal(hook.guard(new ToolCall(tool, { command: "ls" })).answer.kind, "allow", tool);
+  }
+  assert.equal(hook.guard(new ToolCall("shell", { command: ["bash", "-lc", "rm -rf /"] })).answer.kind, "block");
+});
+
+test("the hook reads shell calls only and fails closed on bad config", () => {
   reset();
   const hook = new DestructiveGuard();
   assert.deepEqual(hook.guard(ToolCall.readFile("/")), Guard.allow());

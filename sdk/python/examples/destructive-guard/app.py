@@ -1,4 +1,5 @@
-"""destructive-guard, in Python: a PreToolUse guard for ``Bash`` that blocks commands which
+"""destructive-guard, in Python: a PreToolUse guard for every agent's shell tool (``Bash``,
+``bash``, ``run_shell_command``, ``Shell``, ...: ``call.shell()``) that blocks commands which
 destroy work or systems. A port of example-hooks/destructive-guard (Rust), rule for rule and
 reason for reason: recursive deletes of ``/``, ``~``, ``$HOME`` or ``.``; force pushes; hard
 resets to a remote branch; ``git clean -f``; deleting Kubernetes namespaces or everything of a
@@ -27,15 +28,15 @@ class Config:
 
 class DestructiveGuard(Hook):
     def guard(self, call):
-        bash = call.bash()
-        if bash is None:
+        shell = call.shell()
+        if shell is None:
             return Guard.allow()
         try:
             settings = config(Config)
         except ConfigError as error:
             # A guard with a broken config blocks rather than guessing.
             return Guard.block(f"destructive-guard is misconfigured: {error}")
-        reason = check(bash.command, settings)
+        reason = check(shell.command, settings)
         return Guard.block(reason) if reason else Guard.allow()
 
 

@@ -56,7 +56,18 @@ class DestructiveGuardTest(unittest.TestCase):
                          'command matches the deny pattern "terraform destroy"')
         self.assertIsNone(check("terraform plan", config))
 
-    def test_the_hook_reads_bash_calls_only_and_fails_closed_on_bad_config(self):
+    def test_every_agents_shell_tool_is_guarded(self):
+        hook = DestructiveGuard()
+        hook_sdk.set_config({"deny": ["terraform destroy"]})
+        for tool in ("Bash", "bash", "run_shell_command", "Shell", "PowerShell"):
+            for command in ("rm -rf /", "terraform destroy"):
+                verdict = hook.guard(ToolCall(tool, {"command": command}))
+                self.assertEqual(verdict.answer.kind, "block", f"{tool}: {command}")
+            self.assertEqual(hook.guard(ToolCall(tool, {"command": "ls"})), Guard.allow(), tool)
+        argv = ToolCall("shell", {"command": ["bash", "-lc", "rm -rf /"]})
+        self.assertEqual(hook.guard(argv).answer.kind, "block")
+
+    def test_the_hook_reads_shell_calls_only_and_fails_closed_on_bad_config(self):
         hook = DestructiveGuard()
         self.assertEqual(hook.guard(ToolCall.read_file("/")), Guard.allow())
         self.assertEqual(hook.guard(ToolCall.bash_command("rm -rf /")).answer.kind, "block")

@@ -54,6 +54,19 @@ impl Policy {
             })
     }
 
+    /// Every file the approvals of the project's files cover, present or approved as absent.
+    pub(super) fn covered_files(&self) -> Vec<PathBuf> {
+        let mut files: Vec<PathBuf> = self
+            .coverage
+            .iter()
+            .flat_map(|(_, coverage)| &coverage.hooks)
+            .flat_map(|hook| hook.files.iter().map(|(path, _)| path.clone()))
+            .collect();
+        files.sort();
+        files.dedup();
+        files
+    }
+
     /// What the user should hear although the hooks run (an approval from an older hookhost
     /// that does not cover what they run).
     pub(super) fn notices(&self) -> Vec<String> {

@@ -190,7 +190,7 @@ mod tests {
         );
         let project = config("", project_dir.path().join("hooks.toml").to_str().unwrap());
         let mut problems = Vec::new();
-        let policy = super::super::prepare::trust_policy(&project, &[&managed], &mut problems);
+        let policy = super::super::trust::trust_policy(&project, &[&managed], &mut problems);
         assert!(problems.is_empty(), "{problems:?}");
         assert!(policy.minisign.require_signed);
         assert_eq!(policy.minisign.keys.len(), 1);
