@@ -46,6 +46,7 @@ const CRATES: &[&str] = &[
     "hookhost-capi-static",
     "hookhost-python",
     "hookhost-node",
+    "hookhost-fuzz-harness",
 ];
 
 #[test]
