@@ -76,8 +76,11 @@ struct FuzzBundle {
     size: u64,
     signers: Vec<String>,
     signatures: Vec<FuzzSignature>,
-    bundles: Vec<(String, Option<String>, Option<String>, Option<String>)>,
+    bundles: Vec<FuzzBundleEntry>,
 }
+
+/// A lock entry's bundle fields, as `arbitrary` makes them.
+type FuzzBundleEntry = (String, Option<String>, Option<String>, Option<String>);
 
 fn structured(rest: &[u8]) -> Result<()> {
     let mut u = Unstructured::new(rest);

@@ -110,9 +110,7 @@ fn structured(rest: &[u8]) -> Result<()> {
             description: u.arbitrary()?,
             events: u.arbitrary()?,
             default_config: u.arbitrary::<Option<String>>()?.map(Value::String),
-            config_schema: u
-                .arbitrary::<Option<Vec<i64>>>()?
-                .map(|list| Value::from(list)),
+            config_schema: u.arbitrary::<Option<Vec<i64>>>()?.map(Value::from),
         })
     } else {
         None

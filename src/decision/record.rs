@@ -74,8 +74,9 @@ impl Draft {
                 fields
                     .iter()
                     .filter(|(name, _)| {
-                        !masks.input.iter().any(|dropped| dropped == *name)
-                            && !(masks.contents && contents::in_input(call.tool, name))
+                        let dropped = masks.input.iter().any(|dropped| dropped == *name)
+                            || (masks.contents && contents::in_input(call.tool, name));
+                        !dropped
                     })
                     .map(|(name, value)| (name.clone(), value.clone()))
                     .collect(),
@@ -86,8 +87,9 @@ impl Draft {
         let payload = event
             .fields()
             .filter(|(name, _)| {
-                !masks.payload.iter().any(|dropped| dropped == name)
-                    && !(masks.contents && contents::in_payload(&outcome.event, name))
+                let dropped = masks.payload.iter().any(|dropped| dropped == name)
+                    || (masks.contents && contents::in_payload(&outcome.event, name));
+                !dropped
             })
             .map(|(name, value)| (name.to_string(), value.clone()))
             .collect();

@@ -50,9 +50,12 @@ pub(crate) struct HookEvent<'a> {
 ///
 /// The seam knows no agent and no protocol: a serialization is filed under the name of its
 /// shape (a command-hook protocol's, "forgeflare" for hookhost's own), whoever asks for it.
+/// One serialization of the event: its shape's name and its bytes.
+type Shape = (&'static str, Arc<[u8]>);
+
 #[derive(Default)]
 pub(crate) struct EventCache {
-    shapes: Mutex<Vec<(&'static str, Arc<[u8]>)>>,
+    shapes: Mutex<Vec<Shape>>,
     #[cfg(feature = "wasm")]
     input: OnceLock<String>,
     #[cfg(feature = "wasm")]

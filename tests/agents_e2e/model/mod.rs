@@ -97,8 +97,11 @@ fn connection(stream: TcpStream, recorded: &Mutex<Vec<Request>>) {
     }
 }
 
+/// A request as read: its request line, its lowercased headers and its body.
+type RawRequest = (String, Vec<(String, String)>, Vec<u8>);
+
 /// The request line, the lowercased headers and the body (by content-length or chunked).
-fn read_request(reader: &mut impl BufRead) -> Option<(String, Vec<(String, String)>, Vec<u8>)> {
+fn read_request(reader: &mut impl BufRead) -> Option<RawRequest> {
     let mut line = String::new();
     if reader.read_line(&mut line).ok()? == 0 {
         return None;
