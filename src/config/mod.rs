@@ -336,4 +336,6 @@ mod tests;
 #[cfg(test)]
 mod tests_events;
 #[cfg(test)]
+mod tests_matchers;
+#[cfg(test)]
 mod tests_telemetry;

@@ -29,7 +29,7 @@ pub(super) async fn run(
     // as forgeflare ignores `match_tool` on Stop hooks, and Claude Code a matcher on Stop).
     let matches = |hook: &LoadedHook| match spec.match_on {
         MatchOn::Nothing => true,
-        _ => hook.matcher.matches(subject),
+        _ => hook.matcher.matches_on(subject, event.name()),
     };
     let reached: Vec<&Arc<LoadedHook>> = hooks
         .iter()

@@ -37,6 +37,9 @@ fn modules_point_one_way() {
 /// after it (docs/architecture.md, "Crates"). Every hookhost crate of the workspace is listed.
 const CRATES: &[&str] = &[
     "hookhost-client",
+    "hookhost-tools",
+    "hookhost-rules",
+    "hookhost-init",
     "hookhost",
     "hookhost-capi",
     "hookhost-capi-static",
