@@ -40,6 +40,7 @@ const CRATES: &[&str] = &[
     "hookhost-tools",
     "hookhost-rules",
     "hookhost-init",
+    "hookhost-redact",
     "hookhost",
     "hookhost-capi",
     "hookhost-capi-static",
