@@ -238,24 +238,6 @@ impl ToolMatcher {
         }
     }
 
-    /// [`ToolMatcher::matches`] on the event named `event`: a vocabulary matcher also sees the
-    /// tool an event without a tool name stands for (Cursor's `beforeShellExecution` is its
-    /// shell), as `hookhost_tools::event_tool_name` says; every other matcher is unchanged.
-    pub fn matches_on(&self, subject: Option<&str>, event: &str) -> bool {
-        match (self, subject) {
-            (ToolMatcher::Vocabulary(_), None) => hookhost_tools::event_tool_name(event, None)
-                .is_some_and(|tool| self.matches(Some(&tool))),
-            _ => self.matches(subject),
-        }
-    }
-
-    /// True for a matcher that names tool kinds (`@shell`): it compares tools, never a payload
-    /// field such as SessionStart's `source`.
-    pub fn names_kinds(&self) -> bool {
-        matches!(self, ToolMatcher::Vocabulary(alternatives)
-            if alternatives.iter().any(|alt| matches!(alt, Alternative::Kind(_))))
-    }
-
     /// True for a matcher that matches everything.
     pub fn is_any(&self) -> bool {
         matches!(self, ToolMatcher::Any)

@@ -1,3 +1,5 @@
+//! hookhost-rules: Claude Code's permission rules, read and matched for every agent (the
+//! crate's README follows).
 #![doc = include_str!("../README.md")]
 //!
 //! # In this crate
