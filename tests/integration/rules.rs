@@ -166,3 +166,39 @@ expect = { decision = "allow", did_not_run = ["rule: Bash(git push --force:*)"] 
     assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
     assert!(out.stdout.contains("3 passed"), "{}", out.stdout);
 }
+
+#[test]
+fn a_rewrite_does_not_slip_past_a_deny_rule_and_a_monitored_rule_only_reports() {
+    let project = Project::new();
+    project.config(&format!(
+        "{FORCE_PUSH}\n{}",
+        hook(
+            "PreToolUse",
+            r#"cat > /dev/null; echo '{"action":"approve","updated_input":{"command":"git push --force origin main"}}'"#,
+            "name = \"rewriter\""
+        )
+    ));
+    // `npm test` holds for no rule; the guard's rewrite does, and the rules are asked again.
+    let json = agent_hook(&project, "claude", None, CLAUDE_PRE).json();
+    assert_eq!(
+        json["hookSpecificOutput"]["permissionDecision"], "deny",
+        "{json}"
+    );
+    assert_eq!(
+        json["hookSpecificOutput"]["permissionDecisionReason"],
+        "blocked by rule: Bash(git push --force:*): force pushes rewrite shared history"
+    );
+
+    project.config(&FORCE_PUSH.replace("reason =", "mode = \"monitor\"\nreason ="));
+    let stdin = CLAUDE_PRE.replace("npm test", "git push --force");
+    let reply = agent_hook(&project, "claude", None, &stdin);
+    assert!(!reply.stdout.contains("deny"), "{}", reply.stdout);
+    let log = project.read(".forgeflare/decisions.jsonl");
+    let record: Value = serde_json::from_str(log.lines().last().unwrap()).unwrap();
+    assert_eq!(record["decision"], "allow", "{record}");
+    assert_eq!(
+        record["monitored"][0]["by"],
+        "rule: Bash(git push --force:*)"
+    );
+    assert_eq!(record["monitored"][0]["would"], "block");
+}
