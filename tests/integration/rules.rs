@@ -202,3 +202,34 @@ fn a_rewrite_does_not_slip_past_a_deny_rule_and_a_monitored_rule_only_reports() 
     );
     assert_eq!(record["monitored"][0]["would"], "block");
 }
+
+#[test]
+fn a_projects_allow_rules_follow_the_users_projects_policy() {
+    let project = Project::new();
+    project.config(
+        "[[rules]]\nallow = [\"Bash(npm test:*)\"]\n\n[[rules]]\ndeny = [\"Bash(rm -rf:*)\"]\nreason = \"no\"\n",
+    );
+    let user = project.path(".no-user-config/hooks.toml");
+    std::fs::create_dir_all(user.parent().unwrap()).unwrap();
+    // Under `sandboxed`, a project's allow rule approves nothing; its deny rule still holds.
+    std::fs::write(&user, "[projects]\npolicy = \"sandboxed\"\n").unwrap();
+    let json = agent_hook(&project, "claude", None, CLAUDE_PRE).json();
+    assert_eq!(json, Value::Null, "no approval: {json}");
+    let stdin = CLAUDE_PRE.replace("npm test", "rm -rf build");
+    let json = agent_hook(&project, "claude", None, &stdin).json();
+    assert_eq!(json["hookSpecificOutput"]["permissionDecision"], "deny");
+    let out = hookhost(&project, &["check"], "");
+    assert!(
+        out.stdout.contains("rule: Bash(rm -rf:*)")
+            && !out.stdout.contains("rule: Bash(npm test:*)"),
+        "{}",
+        out.stdout
+    );
+    // Under `allow` (the default) it counts.
+    std::fs::write(&user, "[projects]\npolicy = \"allow\"\n").unwrap();
+    let json = agent_hook(&project, "claude", None, CLAUDE_PRE).json();
+    assert_eq!(
+        json["hookSpecificOutput"]["permissionDecision"], "allow",
+        "{json}"
+    );
+}
