@@ -26,6 +26,16 @@ pub struct LogSpec {
     pub drop: Vec<String>,
     /// JSON pointers into a record whose value is replaced by `sha256:HEX` (`hash`).
     pub hash: Vec<String>,
+    /// Whether the text a tool writes is left out whatever the agent calls its fields
+    /// (`drop_contents`): the contents of every write and edit tool of the tool vocabulary
+    /// (Copilot's `file_text`/`old_str`/`new_str`, Cursor's `contents`, Codex's `apply_patch`
+    /// body, ...). Default true; false when `drop` is set and `drop_contents` is not, so that a
+    /// `[log]` written before it keeps what it kept.
+    pub drop_contents: bool,
+    /// Whether secrets (API keys, tokens, private keys, passwords in URLs and assignments) are
+    /// replaced by `[REDACTED kind prefix…(N chars)]` in the input, the payload and every
+    /// reason (`redact`, default true).
+    pub redact: bool,
     /// Where the table is.
     pub location: Location,
 }
@@ -41,6 +51,8 @@ impl LogSpec {
             required: false,
             drop: DEFAULT_DROP.iter().map(|p| p.to_string()).collect(),
             hash: Vec::new(),
+            drop_contents: true,
+            redact: true,
             location: Location::default(),
         }
     }
@@ -65,7 +77,16 @@ pub const MIN_MAX_BYTES: u64 = 64 << 10;
 /// The default `keep`.
 pub const DEFAULT_KEEP: u32 = 5;
 
-const KEYS: &[&str] = &["path", "max_bytes", "keep", "required", "drop", "hash"];
+const KEYS: &[&str] = &[
+    "path",
+    "max_bytes",
+    "keep",
+    "required",
+    "drop",
+    "hash",
+    "drop_contents",
+    "redact",
+];
 
 pub(super) fn parse_log(value: &Spanned<DeValue<'_>>, sink: &mut Problems<'_>) -> Option<LogSpec> {
     let location = sink.lines.locate(value.span().start);
@@ -83,6 +104,8 @@ pub(super) fn parse_log(value: &Spanned<DeValue<'_>>, sink: &mut Problems<'_>) -
         ..LogSpec::defaults()
     };
     let mut has_path = false;
+    let mut drop_contents = None;
+    let mut drop_given = false;
     for (key, value) in table.iter() {
         let name = key.get_ref().as_ref();
         let mut wrong = |expected: &str| {
@@ -124,6 +147,9 @@ pub(super) fn parse_log(value: &Spanned<DeValue<'_>>, sink: &mut Problems<'_>) -
             ("keep", _) => wrong("an integer"),
             ("required", DeValue::Boolean(required)) => spec.required = *required,
             ("required", _) => wrong("true or false"),
+            ("drop_contents", DeValue::Boolean(on)) => drop_contents = Some(*on),
+            ("redact", DeValue::Boolean(on)) => spec.redact = *on,
+            ("drop_contents" | "redact", _) => wrong("true or false"),
             ("drop" | "hash", DeValue::Array(items)) => {
                 let mut pointers = Vec::new();
                 for item in items.iter() {
@@ -143,6 +169,7 @@ pub(super) fn parse_log(value: &Spanned<DeValue<'_>>, sink: &mut Problems<'_>) -
                     }
                 }
                 if name == "drop" {
+                    drop_given = true;
                     spec.drop = pointers;
                 } else {
                     spec.hash = pointers;
@@ -165,6 +192,8 @@ pub(super) fn parse_log(value: &Spanned<DeValue<'_>>, sink: &mut Problems<'_>) -
             }
         }
     }
+    // A `drop` written before `drop_contents` existed said everything that was left out.
+    spec.drop_contents = drop_contents.unwrap_or(!drop_given);
     if !has_path && sink.len() == errors {
         sink.push(
             &value.span(),

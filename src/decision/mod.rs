@@ -7,7 +7,9 @@
 //! name, layer, source (a command, a file path or an `oci://` reference), the component's
 //! digest and the keys that signed it, its mode, its verdict or failure, and the microseconds
 //! it took; what hooks in monitor mode would have decided. The tool input and the payload
-//! are kept under the masking rules of `[log]` (`drop`, `hash`: JSON pointers).
+//! are kept under the masking rules of `[log]`: `drop` and `hash` (JSON pointers),
+//! `drop_contents` (every agent's file contents, by the tool vocabulary: `contents`) and
+//! `redact` (secrets, in every string and reason: `redaction`).
 //!
 //! A leaf on top of the runner's types: the runner hands a [`Recorder`] a [`Draft`] of each
 //! outcome (a copy of what the record says, taken on the calling path); the recorder's writer
@@ -15,10 +17,12 @@
 //! (`file`), one line each, and hands them to an [`Export`] (OpenTelemetry) where one is
 //! configured.
 
+mod contents;
 mod file;
 mod outcomes;
 mod record;
 mod recorder;
+mod redaction;
 
 pub use file::{DecisionFile, FileLock};
 pub(crate) use record::Masks;
@@ -81,3 +85,5 @@ pub fn is_record(value: &serde_json::Value) -> bool {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_masks;

@@ -8,6 +8,7 @@
 //! the writer makes of it) and the masks applied between them are one format, kept in one place
 //! so that a field is never written by one and dropped by the other.
 
+use std::borrow::Cow;
 use std::sync::Arc;
 use std::time::SystemTime;
 
@@ -19,6 +20,8 @@ use crate::config::{Layer, LogSpec};
 use crate::event::{Event, Phase};
 use crate::outcome::{Decision, Outcome};
 use crate::verdict::{HookFailure, Mode};
+
+use super::{contents, redaction};
 
 pub use crate::recording::Provenance;
 
@@ -66,19 +69,26 @@ impl Draft {
         masks: &Masks,
     ) -> Draft {
         let call = event.tool_call();
-        let input = call.map(|call| match call.input {
-            Value::Object(fields) => Value::Object(
+        let input = call.and_then(|call| match call.input {
+            Value::Object(fields) => Some(Value::Object(
                 fields
                     .iter()
-                    .filter(|(name, _)| !masks.input.iter().any(|dropped| dropped == *name))
+                    .filter(|(name, _)| {
+                        !masks.input.iter().any(|dropped| dropped == *name)
+                            && !(masks.contents && contents::in_input(call.tool, name))
+                    })
                     .map(|(name, value)| (name.clone(), value.clone()))
                     .collect(),
-            ),
-            other => other.clone(),
+            )),
+            Value::String(_) if masks.contents && contents::is_whole_input(call.tool) => None,
+            other => Some(other.clone()),
         });
         let payload = event
             .fields()
-            .filter(|(name, _)| !masks.payload.iter().any(|dropped| dropped == name))
+            .filter(|(name, _)| {
+                !masks.payload.iter().any(|dropped| dropped == name)
+                    && !(masks.contents && contents::in_payload(&outcome.event, name))
+            })
             .map(|(name, value)| (name.to_string(), value.clone()))
             .collect();
         let hooks = outcome
@@ -163,8 +173,12 @@ impl Draft {
     fn with_shape<T>(&self, id: &str, masks: &Masks, f: impl FnOnce(&Shape<'_>) -> T) -> T {
         let time = rfc3339(self.time);
         let payload = (!self.payload.is_empty()).then_some(&self.payload);
-        if masks.drop.is_empty() && masks.hash.is_empty() {
-            return f(&self.shape(id, &time, self.input.as_ref(), payload));
+        // Secrets are looked for before anything is copied: most records have none.
+        let secrets = masks.redact
+            && (self.input.as_ref().is_some_and(redaction::has_secret)
+                || self.payload.values().any(redaction::has_secret));
+        if masks.drop.is_empty() && masks.hash.is_empty() && !secrets {
+            return f(&self.shape(id, &time, self.input.as_ref(), payload, masks.redact));
         }
         let mut user = Map::new();
         if let Some(input) = &self.input {
@@ -174,12 +188,13 @@ impl Draft {
             user.insert("payload".into(), Value::Object(payload.clone()));
         }
         let mut user = Value::Object(user);
-        masks.apply(&mut user);
+        masks.apply(&mut user, secrets);
         f(&self.shape(
             id,
             &time,
             user.get("input"),
             user.get("payload").and_then(Value::as_object),
+            masks.redact,
         ))
     }
 
@@ -189,7 +204,18 @@ impl Draft {
         time: &'a str,
         input: Option<&'a Value>,
         payload: Option<&'a Map<String, Value>>,
+        redact: bool,
     ) -> Shape<'a> {
+        // A reason may quote what it refused (a command with its token).
+        let clean = |reason: String| match redaction::redact(&reason) {
+            Cow::Borrowed(_) => reason,
+            Cow::Owned(clean) => clean,
+        };
+        let clean = |reason: Option<String>| if redact { reason.map(clean) } else { reason };
+        let clean_str = |reason: Option<&'a str>| match reason {
+            Some(reason) if redact => Some(redaction::redact(reason)),
+            other => other.map(Cow::Borrowed),
+        };
         let (decision, decided_by, reason) = match &self.decision {
             Decision::Allow => ("allow", None, None),
             Decision::Approve(n) => ("approve", Some(n.by.as_str()), None),
@@ -208,7 +234,7 @@ impl Draft {
             tool: self.tool.as_deref(),
             decision,
             decided_by,
-            reason,
+            reason: clean(reason),
             input,
             payload,
             hooks: self
@@ -227,7 +253,7 @@ impl Draft {
                         mode: part.mode.as_str(),
                         verdict: part.verdict,
                         failure: part.failure,
-                        reason: part.reason.as_deref(),
+                        reason: clean_str(part.reason.as_deref()),
                         us: part.us,
                     }
                 })
@@ -261,6 +287,10 @@ impl Draft {
                         would: "allow",
                         reason: None,
                     },
+                })
+                .map(|monitored| Monitored {
+                    reason: clean(monitored.reason),
+                    ..monitored
                 })
                 .collect(),
         }
@@ -306,7 +336,7 @@ struct HookShape<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     failure: Option<&'static str>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    reason: Option<&'a str>,
+    reason: Option<Cow<'a, str>>,
     us: u64,
 }
 
@@ -357,6 +387,10 @@ pub(crate) struct Masks {
     payload: Vec<String>,
     drop: Vec<Vec<String>>,
     hash: Vec<Vec<String>>,
+    /// `drop_contents`: every agent's file contents, by the tool vocabulary.
+    contents: bool,
+    /// `redact`: secrets in strings and reasons.
+    redact: bool,
 }
 
 impl Masks {
@@ -371,12 +405,15 @@ impl Masks {
             }
         }
         masks.hash = spec.hash.iter().map(|pointer| tokens(pointer)).collect();
+        masks.contents = spec.drop_contents;
+        masks.redact = spec.redact;
         masks
     }
 
     /// Applies the pointers a draft left to `user` (`{"input": ..., "payload": ...}`): drops,
-    /// then hashes (a value becomes `sha256:HEX` of its text, or of its JSON).
-    fn apply(&self, user: &mut Value) {
+    /// then redacts secrets when `secrets` (found there), then hashes (a value becomes
+    /// `sha256:HEX` of its text, or of its JSON).
+    fn apply(&self, user: &mut Value, secrets: bool) {
         for tokens in &self.drop {
             let Some((last, parent)) = tokens.split_last() else {
                 continue;
@@ -394,6 +431,9 @@ impl Masks {
                 }
                 _ => {}
             }
+        }
+        if secrets {
+            redaction::redact_value(user);
         }
         for tokens in &self.hash {
             if let Some(value) = find(user, tokens) {

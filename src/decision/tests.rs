@@ -15,6 +15,9 @@ fn spec(drop: &[&str], hash: &[&str]) -> LogSpec {
         required: false,
         drop: drop.iter().map(|p| p.to_string()).collect(),
         hash: hash.iter().map(|p| p.to_string()).collect(),
+        // What an explicit `drop` means on its own: exactly these pointers.
+        drop_contents: false,
+        redact: false,
         location: Default::default(),
     }
 }

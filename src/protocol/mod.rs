@@ -18,6 +18,7 @@ pub(crate) mod copilot;
 pub(crate) mod cursor;
 pub mod exit_code;
 pub(crate) mod forgeflare;
+mod fuzzing;
 pub(crate) mod gemini;
 #[cfg(test)]
 mod test_support;

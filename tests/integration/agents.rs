@@ -472,10 +472,11 @@ fn imported_hooks_block_as_their_agents_would() {
             "{format}"
         );
 
-        // A harmless call goes through (Cursor reads `{}` as no objection).
+        // A harmless call goes through (Cursor reads `{}` as no objection; Gemini gets `{}`
+        // too, since it reads stderr as the hook's answer when stdout is empty).
         let harmless = stdin.replace("rm -rf", "ls -l");
         let reply = agent_hook(&project, format, event, &harmless);
-        let nothing = if format == "cursor" {
+        let nothing = if format == "cursor" || format == "gemini" {
             json!({})
         } else {
             Value::Null

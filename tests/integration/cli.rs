@@ -210,13 +210,7 @@ fn facade_forwards_hook_stderr_line_by_line_under_the_hook_name() {
         .concat(),
     )
     .unwrap();
-    let out = Command::new(std::env::current_exe().unwrap())
-        .args([
-            "--exact",
-            "cli::stderr_forwarding_child",
-            "--nocapture",
-            "--test-threads=1",
-        ])
+    let out = crate::support::child_test("cli::stderr_forwarding_child")
         .env("HOOKHOST_STDERR_CHILD", project.root())
         .output()
         .unwrap();
@@ -756,13 +750,7 @@ fn forwarded_hook_output_cannot_repaint_the_terminal_or_forge_lines() {
         ),
     )
     .unwrap();
-    let out = Command::new(std::env::current_exe().unwrap())
-        .args([
-            "--exact",
-            "cli::stderr_forwarding_child",
-            "--nocapture",
-            "--test-threads=1",
-        ])
+    let out = crate::support::child_test("cli::stderr_forwarding_child")
         .env("HOOKHOST_STDERR_CHILD", project.root())
         .output()
         .unwrap();

@@ -19,7 +19,12 @@ const POLICIES: &[(&str, &str)] = &[
 ];
 
 fn policies_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+    // Resolved: a hook's grants are real paths, and a cwd spelled through `bench/..` would
+    // not lie inside them.
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .canonicalize()
+        .expect("policies/")
 }
 
 fn build_components() {

@@ -30,6 +30,7 @@ mod key;
 mod material;
 mod root;
 mod sct;
+mod stages;
 mod time;
 mod tlog;
 mod verify;
@@ -37,6 +38,8 @@ mod verify;
 pub use error::KeylessError;
 pub use material::{BUNDLE_MEDIA_TYPES, KeylessSignature, MAX_BUNDLE_BYTES};
 pub use root::{MAX_ROOT_BYTES, TrustedRoot};
+#[doc(hidden)]
+pub use stages::fuzz_stages;
 pub use verify::{KeylessIdentity, Matcher, SIGN_PREDICATE, Verified, verify};
 
 #[cfg(test)]

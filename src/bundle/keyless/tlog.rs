@@ -106,7 +106,7 @@ fn verify_entry(
 }
 
 /// RFC 9162, 2.1.3.2: the audit path from the entry's leaf hash to the proof's root hash.
-fn verify_inclusion(body: &[u8], proof: &InclusionProof) -> Result<(), KeylessError> {
+pub(super) fn verify_inclusion(body: &[u8], proof: &InclusionProof) -> Result<(), KeylessError> {
     let failed = || {
         bad(format!(
             "its inclusion proof (entry {} of a tree of {}) does not lead to the root hash it \
@@ -159,7 +159,7 @@ fn verify_inclusion(body: &[u8], proof: &InclusionProof) -> Result<(), KeylessEr
 
 /// A checkpoint (signed note: origin, tree size, root hash, then `— NAME base64(key hint ||
 /// signature)` lines) signed by the log's key, for the proof's tree size and root hash.
-fn verify_checkpoint(
+pub(super) fn verify_checkpoint(
     note: &str,
     proof: &InclusionProof,
     key: &EcKey,
@@ -203,7 +203,7 @@ fn verify_checkpoint(
 
 /// The log entry must be for this signature, made with this certificate, over this content:
 /// otherwise the proof is another signature's.
-fn entry_matches(entry: &LogEntry, signature: &KeylessSignature) -> Result<(), KeylessError> {
+pub(super) fn entry_matches(entry: &LogEntry, signature: &KeylessSignature) -> Result<(), KeylessError> {
     let body: Value = serde_json::from_slice(&entry.body)
         .map_err(|e| bad(format!("its log entry is not JSON ({e})")))?;
     let kind = (

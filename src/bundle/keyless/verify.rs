@@ -79,7 +79,7 @@ pub struct Verified {
     pub issuer: String,
     /// When the log integrated it (Unix seconds).
     pub integrated_time: i64,
-    content: Content,
+    pub(super) content: Content,
 }
 
 /// Verifies `signature` against `root` (Fulcio CAs, Rekor and CT log keys) for `expected`'s

@@ -44,6 +44,7 @@ pub(super) fn recording(
                 ""
             }
         ));
+        lines.push(format!("decision log keeps: {}", keeps(&log.spec)));
     }
     let (table, ignored) = layers.telemetry()?;
     warnings.extend(ignored.iter().map(|warning| safe(warning)));
@@ -141,4 +142,26 @@ pub(super) fn trust_lines(
         ));
     }
     lines
+}
+
+/// What a record keeps of an event under `spec`'s masks, in one line.
+fn keeps(spec: &hookhost::config::LogSpec) -> String {
+    let mut parts = vec!["the tool input and the event's fields".to_string()];
+    if spec.drop_contents {
+        parts.push("without file contents (every agent's write and edit tools)".to_string());
+    } else {
+        parts.push("WITH file contents (drop_contents = false)".to_string());
+    }
+    if !spec.drop.is_empty() {
+        parts.push(format!("without {}", safe(&spec.drop.join(", "))));
+    }
+    if !spec.hash.is_empty() {
+        parts.push(format!("hashed: {}", safe(&spec.hash.join(", "))));
+    }
+    parts.push(if spec.redact {
+        "secrets redacted (tokens, keys, passwords) in inputs, fields and reasons".to_string()
+    } else {
+        "secrets NOT redacted (redact = false)".to_string()
+    });
+    parts.join("; ")
 }

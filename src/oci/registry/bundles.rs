@@ -20,6 +20,30 @@ const MAX_BUNDLES: usize = 64;
 /// OCI's empty descriptor: the config of an artifact that needs none.
 const EMPTY_CONFIG: &str = "application/vnd.oci.empty.v1+json";
 
+/// A Sigstore bundle's manifest, as the registry sent it.
+pub(super) fn bundle_manifest(bytes: &[u8]) -> Result<OciImageManifest, String> {
+    serde_json::from_slice(bytes)
+        .map_err(|e| format!("a Sigstore bundle's manifest is not an OCI image manifest ({e})"))
+}
+
+/// The layers of `manifest` that are Sigstore bundles, each with its digest (or why that is
+/// unusable).
+pub(super) fn bundle_layers(
+    manifest: &OciImageManifest,
+) -> impl Iterator<Item = Result<(&OciDescriptor, Digest), String>> {
+    manifest
+        .layers
+        .iter()
+        .filter(|layer| BUNDLE_MEDIA_TYPES.contains(&layer.media_type.as_str()))
+        .map(|layer| {
+            let digest = layer
+                .digest
+                .parse()
+                .map_err(|e| format!("a Sigstore bundle's digest is unusable: {e}"))?;
+            Ok((layer, digest))
+        })
+}
+
 impl RegistryClient {
     /// The Sigstore bundles attached to `manifest` in `reference`'s repository, byte for
     /// byte. None is an empty list.
@@ -39,24 +63,14 @@ impl RegistryClient {
                 reference: reference.to_string(),
                 reason,
             };
-            let artifact: OciImageManifest = serde_json::from_slice(&bytes).map_err(|e| {
-                bad(format!(
-                    "a Sigstore bundle's manifest is not an OCI image manifest ({e})"
-                ))
-            })?;
-            for layer in &artifact.layers {
-                if !BUNDLE_MEDIA_TYPES.contains(&layer.media_type.as_str()) {
-                    continue;
-                }
+            let artifact = bundle_manifest(&bytes).map_err(bad)?;
+            for layer in bundle_layers(&artifact) {
                 if found.len() >= MAX_BUNDLES {
                     return Err(bad(format!(
                         "it has more than {MAX_BUNDLES} Sigstore bundles, more than hookhost reads"
                     )));
                 }
-                let digest: Digest = layer
-                    .digest
-                    .parse()
-                    .map_err(|e| bad(format!("a Sigstore bundle's digest is unusable: {e}")))?;
+                let (layer, digest) = layer.map_err(bad)?;
                 let what = ("Sigstore bundle", MAX_BUNDLE_BYTES as u64);
                 let bundle = self
                     .small_blob(reference, &session, &target, layer, &digest, what)

@@ -15,6 +15,7 @@ mod auth;
 mod bounded;
 mod bundles;
 mod error;
+mod fuzzing;
 mod referrers;
 mod signatures;
 mod sync;
@@ -34,6 +35,8 @@ pub use artifact::{
 };
 pub use bundles::BUNDLE_MEDIA_TYPE;
 pub use error::RegistryError;
+#[doc(hidden)]
+pub use fuzzing::fuzz_listing;
 pub use referrers::referrers_tag;
 pub use signatures::{
     CERTIFICATE_ANNOTATION, CHAIN_ANNOTATION, MAX_MANIFEST_BYTES, MAX_PAYLOAD_BYTES,

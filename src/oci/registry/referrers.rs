@@ -78,26 +78,30 @@ impl RegistryClient {
             }
             Err(other) => return Err(other),
         };
-        let bad = |reason: String| RegistryError::BadSignatures {
+        referrer_digests(&bytes, artifact_type).map_err(|reason| RegistryError::BadSignatures {
             reference: reference.to_string(),
             reason: format!("the registry's referrers list {reason}"),
-        };
-        // A registry that answers 200 with something that is not an index has no referrers
-        // API worth the name (some return their HTML front page); distribution 2.8 never
-        // gets here.
-        let Ok(index) = serde_json::from_slice::<Referrers>(&bytes) else {
-            return Ok(Vec::new());
-        };
-        index
-            .manifests
-            .into_iter()
-            .filter(|entry| entry.artifact_type.as_deref() == Some(artifact_type))
-            .map(|entry| {
-                entry
-                    .digest
-                    .parse::<Digest>()
-                    .map_err(|reason| bad(format!("names an unusable digest: {reason}")))
-            })
-            .collect()
+        })
     }
+}
+
+/// The digests of the entries of `artifact_type` in a referrers index; the reason when one is
+/// unusable.
+pub(super) fn referrer_digests(bytes: &[u8], artifact_type: &str) -> Result<Vec<Digest>, String> {
+    // A registry that answers 200 with something that is not an index has no referrers API
+    // worth the name (some return their HTML front page); distribution 2.8 never gets here.
+    let Ok(index) = serde_json::from_slice::<Referrers>(bytes) else {
+        return Ok(Vec::new());
+    };
+    index
+        .manifests
+        .into_iter()
+        .filter(|entry| entry.artifact_type.as_deref() == Some(artifact_type))
+        .map(|entry| {
+            entry
+                .digest
+                .parse::<Digest>()
+                .map_err(|reason| format!("names an unusable digest: {reason}"))
+        })
+        .collect()
 }

@@ -408,7 +408,7 @@ impl RegistryClient {
 
 /// A signature layer's payload digest and signature; `None` for any other layer, and for a
 /// digest that is not SHA-256 (which no cosign writes, and hookhost could not check).
-fn signature_of(layer: &OciDescriptor) -> Option<(Digest, &String)> {
+pub(super) fn signature_of(layer: &OciDescriptor) -> Option<(Digest, &String)> {
     if layer.media_type != SIGNATURE_MEDIA_TYPE {
         return None;
     }
@@ -416,7 +416,7 @@ fn signature_of(layer: &OciDescriptor) -> Option<(Digest, &String)> {
     Some((layer.digest.parse().ok()?, signature))
 }
 
-fn parse_manifest(
+pub(super) fn parse_manifest(
     reference: &OciReference,
     bytes: &[u8],
 ) -> Result<OciImageManifest, RegistryError> {

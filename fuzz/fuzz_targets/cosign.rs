@@ -1,0 +1,4 @@
+//! Fuzz target `cosign`: `hookhost_fuzz_harness::cosign` says what it reads and what it asserts.
+#![no_main]
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| hookhost_fuzz_harness::cosign::fuzz(data));

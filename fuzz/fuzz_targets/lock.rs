@@ -1,0 +1,4 @@
+//! Fuzz target `lock`: `hookhost_fuzz_harness::lock` says what it reads and what it asserts.
+#![no_main]
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| hookhost_fuzz_harness::lock::fuzz(data));

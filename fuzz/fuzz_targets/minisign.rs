@@ -1,0 +1,4 @@
+//! Fuzz target `minisign`: `hookhost_fuzz_harness::minisign` says what it reads and what it asserts.
+#![no_main]
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| hookhost_fuzz_harness::minisign::fuzz(data));

@@ -1,0 +1,4 @@
+//! Fuzz target `wire`: `hookhost_fuzz_harness::wire` says what it reads and what it asserts.
+#![no_main]
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| hookhost_fuzz_harness::wire::fuzz(data));
