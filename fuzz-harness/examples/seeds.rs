@@ -23,10 +23,7 @@ use serde_json::{Value, json};
 fn main() {
     let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let corpus = repo.join("fuzz/corpus");
-    let mut seeds = Seeds {
-        corpus,
-        written: 0,
-    };
+    let mut seeds = Seeds { corpus, written: 0 };
     agent_seeds(&repo, &mut seeds);
     protocol_seeds(&repo, &mut seeds);
     wire_seeds(&mut seeds);
@@ -38,7 +35,11 @@ fn main() {
     cosign_seeds(&repo, &mut seeds);
     keyless_seeds(&repo, &mut seeds);
     minisign_seeds(&mut seeds);
-    println!("wrote {} seeds under {}", seeds.written, seeds.corpus.display());
+    println!(
+        "wrote {} seeds under {}",
+        seeds.written,
+        seeds.corpus.display()
+    );
 }
 
 struct Seeds {
@@ -53,7 +54,13 @@ impl Seeds {
         std::fs::create_dir_all(&dir).expect("the corpus directory");
         let name: String = name
             .chars()
-            .map(|c| if c.is_ascii_alphanumeric() || c == '-' { c } else { '-' })
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || c == '-' {
+                    c
+                } else {
+                    '-'
+                }
+            })
             .collect();
         let mut bytes = vec![0];
         bytes.extend_from_slice(header);
@@ -78,10 +85,18 @@ fn agent_seeds(repo: &Path, seeds: &mut Seeds) {
     let source = String::from_utf8(read(repo.join("tests/integration/recorded.rs"))).unwrap();
     let mut n = 0;
     for line in source.lines() {
-        let Some(rest) = line.strip_prefix("pub(crate) const ") else { continue };
-        let Some((name, _)) = rest.split_once(':') else { continue };
-        let Some(start) = line.find("r#\"") else { continue };
-        let Some(len) = line[start + 3..].find("\"#") else { continue };
+        let Some(rest) = line.strip_prefix("pub(crate) const ") else {
+            continue;
+        };
+        let Some((name, _)) = rest.split_once(':') else {
+            continue;
+        };
+        let Some(start) = line.find("r#\"") else {
+            continue;
+        };
+        let Some(len) = line[start + 3..].find("\"#") else {
+            continue;
+        };
         let event = line[start + 3..start + 3 + len].replace("PROJECT", ".");
         let format = match name.split('_').next().unwrap() {
             "CLAUDE" => AgentFormat::Claude,
@@ -132,10 +147,16 @@ fn protocol_seeds(repo: &Path, seeds: &mut Seeds) {
         let mut n = 0;
         for line in source.lines() {
             // A case: `("name", event, out(CODE, r#"stdout"#, "stderr"), expected)`.
-            let Some(at) = line.find("out(") else { continue };
+            let Some(at) = line.find("out(") else {
+                continue;
+            };
             let rest = &line[at + 4..];
-            let Some((code, rest)) = rest.split_once(',') else { continue };
-            let Ok(code) = code.trim().parse::<i8>() else { continue };
+            let Some((code, rest)) = rest.split_once(',') else {
+                continue;
+            };
+            let Ok(code) = code.trim().parse::<i8>() else {
+                continue;
+            };
             let stdout = match rest.trim_start().strip_prefix("r#\"") {
                 Some(body) => body.split("\"#").next().unwrap_or_default(),
                 None => match rest.trim_start().strip_prefix('"') {
@@ -143,7 +164,11 @@ fn protocol_seeds(repo: &Path, seeds: &mut Seeds) {
                     None => continue,
                 },
             };
-            let name = match line[..at].split(',').nth(1).map(|v| v.trim().trim_start_matches('&')) {
+            let name = match line[..at]
+                .split(',')
+                .nth(1)
+                .map(|v| v.trim().trim_start_matches('&'))
+            {
                 Some("post") => "PostToolUse",
                 Some("stop") => "Stop",
                 Some("prompt") => "UserPromptSubmit",
@@ -169,11 +194,18 @@ fn wire_seeds(seeds: &mut Seeds) {
         format: "claude".into(),
         event: Some("PreToolUse".into()),
         cwd: Ok("/home/dev/project".into()),
-        env: vec![("PATH".into(), "/usr/bin".into()), ("HOME".into(), "/home/dev".into())],
+        env: vec![
+            ("PATH".into(), "/usr/bin".into()),
+            ("HOME".into(), "/home/dev".into()),
+        ],
     };
     let mut connection = Vec::new();
     write_frame(&mut connection, &request.encode()).unwrap();
-    write_frame(&mut connection, br#"{"hook_event_name":"PreToolUse","tool_name":"Bash"}"#).unwrap();
+    write_frame(
+        &mut connection,
+        br#"{"hook_event_name":"PreToolUse","tool_name":"Bash"}"#,
+    )
+    .unwrap();
     seeds.write("wire", "request", &[2], &connection);
     let failed = Request {
         cwd: Err("No such file or directory".into()),
@@ -204,7 +236,10 @@ fn wire_seeds(seeds: &mut Seeds) {
 }
 
 fn toml_seeds(repo: &Path, seeds: &mut Seeds) {
-    let mut files = vec![repo.join("demo/hooks.toml"), repo.join("demo/code-forge/hooks.toml")];
+    let mut files = vec![
+        repo.join("demo/hooks.toml"),
+        repo.join("demo/code-forge/hooks.toml"),
+    ];
     let mut tests = Vec::new();
     for entry in std::fs::read_dir(repo.join("example-hooks")).unwrap() {
         let dir = entry.unwrap().path();
@@ -213,7 +248,13 @@ fn toml_seeds(repo: &Path, seeds: &mut Seeds) {
     }
     for (target, list) in [("config", files), ("policy_test", tests)] {
         for path in list.into_iter().filter(|p| p.is_file()) {
-            let parent = path.parent().unwrap().file_name().unwrap().to_string_lossy().to_string();
+            let parent = path
+                .parent()
+                .unwrap()
+                .file_name()
+                .unwrap()
+                .to_string_lossy()
+                .to_string();
             seeds.write(target, &parent, &[], &read(&path));
         }
     }
@@ -231,7 +272,9 @@ fn lock_seeds(repo: &Path, seeds: &mut Seeds) {
     let annotations = &manifest["layers"][0]["annotations"];
     let text = |key: &str| annotations[key].as_str().map(str::to_string);
     let payload = read(repo.join("tests/fixtures/cosign/containers-image.payload.json"));
-    let bundle = compact(&read(repo.join("tests/fixtures/sigstore/bundle_v3_github.whl.sigstore.json")));
+    let bundle = compact(&read(
+        repo.join("tests/fixtures/sigstore/bundle_v3_github.whl.sigstore.json"),
+    ));
     let lock = LockFile {
         version: 1,
         bundles: vec![
@@ -295,7 +338,12 @@ fn convergence_seeds(seeds: &mut Seeds) {
     seeds.write("convergence", "state", &[1, 1], &pretty);
     let dropped = json!({"observations": [{"signal": "s", "reason": "r", "tool_iterations": 0}],
                          "dropped_observations": 18446744073709551615u64});
-    seeds.write("convergence", "dropped-max", &[3, 0], dropped.to_string().as_bytes());
+    seeds.write(
+        "convergence",
+        "dropped-max",
+        &[3, 0],
+        dropped.to_string().as_bytes(),
+    );
     seeds.write("convergence", "corrupt", &[1, 0], b"{\"observations\": [");
     seeds.write("convergence", "empty", &[0, 1], b"");
 }
@@ -321,7 +369,9 @@ fn decision_log_seeds(seeds: &mut Seeds) {
 }
 
 fn oci_seeds(repo: &Path, seeds: &mut Seeds) {
-    let sig = compact(&read(repo.join("tests/fixtures/sigstore/server_image.sig.manifest.json")));
+    let sig = compact(&read(
+        repo.join("tests/fixtures/sigstore/server_image.sig.manifest.json"),
+    ));
     seeds.write("oci", "sig-manifest", &[], &sig);
     let wasm = Digest::of(b"\0asm\x0d\0\x01\0");
     let config = Digest::of(b"{}");
@@ -343,7 +393,12 @@ fn oci_seeds(repo: &Path, seeds: &mut Seeds) {
         "config": {"mediaType": "application/vnd.oci.empty.v1+json", "digest": config.to_string(), "size": 2},
         "layers": [{"mediaType": "application/vnd.dev.sigstore.bundle.v0.3+json", "digest": wasm.to_string(), "size": 9000}],
         "subject": {"mediaType": "application/vnd.oci.image.manifest.v1+json", "digest": config.to_string(), "size": 600}});
-    seeds.write("oci", "sigstore-bundle-manifest", &[], sigstore.to_string().as_bytes());
+    seeds.write(
+        "oci",
+        "sigstore-bundle-manifest",
+        &[],
+        sigstore.to_string().as_bytes(),
+    );
     let index = json!({"schemaVersion": 2, "mediaType": "application/vnd.oci.image.index.v1+json",
         "manifests": [{"mediaType": "application/vnd.oci.image.manifest.v1+json", "digest": wasm.to_string(),
                        "size": 7143, "platform": {"architecture": "amd64", "os": "linux"}}]});
@@ -393,7 +448,8 @@ fn keyless_seeds(repo: &Path, seeds: &mut Seeds) {
         seeds.write("keyless", name, &[2], &compact(&read(dir.join(name))));
     }
     // The `.sig` layer: its payload is cosign's for the image it signs (the fixture's README).
-    let manifest: Value = serde_json::from_slice(&read(dir.join("server_image.sig.manifest.json"))).unwrap();
+    let manifest: Value =
+        serde_json::from_slice(&read(dir.join("server_image.sig.manifest.json"))).unwrap();
     let annotations = &manifest["layers"][0]["annotations"];
     let digest: Digest = "sha256:120ef883bd7612aee0a100297def41014bf3e1aa321a0eaf4d0ebd9855d39a11"
         .parse()
@@ -438,5 +494,10 @@ fn minisign_seeds(seeds: &mut Seeds) {
     let last = edited.len() - 3;
     edited[last] ^= 1;
     seeds.write("minisign", "signature-edited", &[0], &edited);
-    seeds.write("minisign", "module", &[1], b"\0asm\x01\0\0\0\x01\x04\x01\x60\0\0");
+    seeds.write(
+        "minisign",
+        "module",
+        &[1],
+        b"\0asm\x01\0\0\0\x01\x04\x01\x60\0\0",
+    );
 }

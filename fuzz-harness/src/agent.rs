@@ -34,22 +34,91 @@ pub const FORMATS: [AgentFormat; 5] = [
 
 /// The keys of the five dialects' payloads (snake_case, and Copilot's camelCase).
 const KEYS: &[&str] = &[
-    "hook_event_name", "session_id", "transcript_path", "cwd", "permission_mode", "tool_name",
-    "tool_input", "tool_response", "tool_result", "tool_output", "tool_use_id", "prompt",
-    "message", "notification_type", "stop_hook_active", "source", "reason", "trigger",
-    "custom_instructions", "agent_id", "agent_type", "agent_transcript_path", "error",
-    "is_interrupt", "turn_id", "model", "conversation_id", "generation_id", "workspace_roots",
-    "user_email", "cursor_version", "command", "file_path", "content", "edits", "status",
-    "loop_count", "duration", "attachments", "timestamp", "toolName", "toolArgs", "toolResult",
-    "resultType", "textResultForLlm", "sessionId", "transcriptPath", "initialPrompt", "stopReason",
-    "errorContext", "recoverable", "llm_request", "llm_response", "mcp_context",
+    "hook_event_name",
+    "session_id",
+    "transcript_path",
+    "cwd",
+    "permission_mode",
+    "tool_name",
+    "tool_input",
+    "tool_response",
+    "tool_result",
+    "tool_output",
+    "tool_use_id",
+    "prompt",
+    "message",
+    "notification_type",
+    "stop_hook_active",
+    "source",
+    "reason",
+    "trigger",
+    "custom_instructions",
+    "agent_id",
+    "agent_type",
+    "agent_transcript_path",
+    "error",
+    "is_interrupt",
+    "turn_id",
+    "model",
+    "conversation_id",
+    "generation_id",
+    "workspace_roots",
+    "user_email",
+    "cursor_version",
+    "command",
+    "file_path",
+    "content",
+    "edits",
+    "status",
+    "loop_count",
+    "duration",
+    "attachments",
+    "timestamp",
+    "toolName",
+    "toolArgs",
+    "toolResult",
+    "resultType",
+    "textResultForLlm",
+    "sessionId",
+    "transcriptPath",
+    "initialPrompt",
+    "stopReason",
+    "errorContext",
+    "recoverable",
+    "llm_request",
+    "llm_response",
+    "mcp_context",
 ];
 
 const STRINGS: &[&str] = &[
-    "Bash", "Shell", "bash", "Edit", "Write", "Read", "run_shell_command", "read_file",
-    "mcp__server__tool", "rm -rf /", "/tmp", ".", "", "startup", "resume", "clear", "compact",
-    "manual", "auto", "success", "failure", "denied", "default", "plan", "bypassPermissions",
-    "{\"command\":\"ls\"}", "{", "null",
+    "Bash",
+    "Shell",
+    "bash",
+    "Edit",
+    "Write",
+    "Read",
+    "run_shell_command",
+    "read_file",
+    "mcp__server__tool",
+    "rm -rf /",
+    "/tmp",
+    ".",
+    "",
+    "startup",
+    "resume",
+    "clear",
+    "compact",
+    "manual",
+    "auto",
+    "success",
+    "failure",
+    "denied",
+    "default",
+    "plan",
+    "bypassPermissions",
+    "{\"command\":\"ls\"}",
+    "{",
+    "null",
 ];
 
 fn words() -> Words {
@@ -207,7 +276,7 @@ pub fn run(format: AgentFormat, event: Option<&str>, stdin: &[u8], verdict: Opti
         env: Some(Arc::from(Vec::new())),
     };
     let parsed = crate::text(stdin).map(|text| {
-        let _ = hookhost::agent::event_name(format, text, event);
+        let _ = hookhost::agent::event_name(format, text.as_bytes(), event);
         hookhost::agent::parse_event(format, text, event)
     });
     if let Some(Err(error)) = &parsed {
@@ -227,11 +296,14 @@ pub fn run(format: AgentFormat, event: Option<&str>, stdin: &[u8], verdict: Opti
                     .expect("a guard for every event");
                 runner.register(guard);
             }
-            let tool_call = call.event.spec().block != BlockAs::Nothing
-                && call.event.name == "PreToolUse";
+            let tool_call =
+                call.event.spec().block != BlockAs::Nothing && call.event.name == "PreToolUse";
             let reply = crate::block_on(call.finish(runner));
             if blocked && tool_call {
-                assert!(refuses(&reply), "a blocked tool call was not refused: {reply:?}");
+                assert!(
+                    refuses(&reply),
+                    "a blocked tool call was not refused: {reply:?}"
+                );
             }
             reply
         }
@@ -239,10 +311,14 @@ pub fn run(format: AgentFormat, event: Option<&str>, stdin: &[u8], verdict: Opti
     check_reply(format, &reply);
     if let Some(Err(_)) = parsed
         && let Some(text) = crate::text(stdin)
-        && hookhost::agent::event_name(format, text, event).as_deref() == Some("PreToolUse")
+        && hookhost::agent::event_name(format, text.as_bytes(), event).as_deref()
+            == Some("PreToolUse")
         && format.spec("PreToolUse").block != BlockAs::Nothing
     {
-        assert!(refuses(&reply), "an unreadable tool call was not refused: {reply:?}");
+        assert!(
+            refuses(&reply),
+            "an unreadable tool call was not refused: {reply:?}"
+        );
     }
 }
 
@@ -258,7 +334,11 @@ fn check_reply(format: AgentFormat, reply: &AgentReply) {
     }
     if reply.exit_code == 2 {
         // Copilot reads failure context from stdout after exit 2, as text.
-        assert_eq!(format, AgentFormat::Copilot, "JSON and exit 2 together: {reply:?}");
+        assert_eq!(
+            format,
+            AgentFormat::Copilot,
+            "JSON and exit 2 together: {reply:?}"
+        );
         return;
     }
     let json: Value = serde_json::from_str(&reply.stdout)

@@ -39,7 +39,9 @@ fn raw(rest: &[u8]) -> Result<()> {
     let [observations, final_state, file @ ..] = rest else {
         return Ok(());
     };
-    let observations: Vec<Observation> = (0..usize::from(*observations % 4)).map(observation).collect();
+    let observations: Vec<Observation> = (0..usize::from(*observations % 4))
+        .map(observation)
+        .collect();
     let final_state = (*final_state % 2 == 1).then(|| FinalState {
         reason: "end_turn".into(),
         tool_iterations: 3,
@@ -60,7 +62,9 @@ enum File {
     },
 }
 
-fn final_of((reason, tool_iterations, total_tokens, timestamp): (String, usize, u64, String)) -> FinalState {
+fn final_of(
+    (reason, tool_iterations, total_tokens, timestamp): (String, usize, u64, String),
+) -> FinalState {
     FinalState {
         reason,
         tool_iterations,
@@ -103,7 +107,11 @@ fn structured(rest: &[u8]) -> Result<()> {
 /// A fresh directory holding `file` as convergence.json.
 fn project(file: &[u8]) -> PathBuf {
     let dir = crate::scratch::subdir("convergence");
-    for name in ["convergence.json", "convergence.json.corrupt", "convergence.json.tmp"] {
+    for name in [
+        "convergence.json",
+        "convergence.json.corrupt",
+        "convergence.json.tmp",
+    ] {
         let _ = std::fs::remove_file(dir.join(name));
     }
     std::fs::write(dir.join("convergence.json"), file).expect("the scratch convergence.json");
@@ -121,14 +129,20 @@ pub fn run(file: &[u8], observations: &[Observation], final_state: Option<FinalS
         .expect("a write in a private directory");
     assert_eq!(
         before.is_none(),
-        warnings.iter().any(|w| w.contains("was not valid convergence JSON")),
+        warnings
+            .iter()
+            .any(|w| w.contains("was not valid convergence JSON")),
         "a file that does not read, and no warning (or the other way round): {warnings:?}"
     );
     let after = ConvergenceStore::read(&path).expect("what hookhost wrote reads back");
     let before = before.unwrap_or_default();
     let all: Vec<&Observation> = before.observations.iter().chain(observations).collect();
     assert!(after.observations.len() <= MAX_OBSERVATIONS);
-    assert_eq!(after.observations.first(), all.first().copied(), "the first observation");
+    assert_eq!(
+        after.observations.first(),
+        all.first().copied(),
+        "the first observation"
+    );
     let kept = after.observations.len();
     if kept > 1 {
         let newest = &all[all.len() - (kept - 1)..];
@@ -145,7 +159,10 @@ pub fn run(file: &[u8], observations: &[Observation], final_state: Option<FinalS
     );
     assert_eq!(after.final_state, before.final_state, "`final` changed");
     let json = serde_json::to_vec(&after).expect("a state serializes");
-    assert_eq!(serde_json::from_slice::<ConvergenceState>(&json).ok(), Some(after));
+    assert_eq!(
+        serde_json::from_slice::<ConvergenceState>(&json).ok(),
+        Some(after)
+    );
     if let Some(final_state) = final_state {
         let written = store.write_final(final_state.clone()).expect("a write");
         assert!(written.is_some(), "the session's first Stop writes `final`");

@@ -26,14 +26,24 @@ use p256::pkcs8::EncodePublicKey as _;
 use crate::json::{self, Words};
 
 const KEYS: &[&str] = &[
-    "critical", "identity", "docker-reference", "image", "docker-manifest-digest", "type",
-    "optional", "creator", "timestamp",
+    "critical",
+    "identity",
+    "docker-reference",
+    "image",
+    "docker-manifest-digest",
+    "type",
+    "optional",
+    "creator",
+    "timestamp",
 ];
 
 const STRINGS: &[&str] = &[
-    "cosign container image signature", "registry.example/team/guard",
-    "registry.example:5000/team/guard:1.0", "registry.example/team/guard@sha256:00",
-    "sha256:44136fa355b3678a1146ad16f7e8649e94fb4fc21fe77e8310c060f61caaff8a", "",
+    "cosign container image signature",
+    "registry.example/team/guard",
+    "registry.example:5000/team/guard:1.0",
+    "registry.example/team/guard@sha256:00",
+    "sha256:44136fa355b3678a1146ad16f7e8649e94fb4fc21fe77e8310c060f61caaff8a",
+    "",
 ];
 
 fn words() -> Words {
@@ -96,11 +106,7 @@ fn structured(rest: &[u8]) -> Result<()> {
         _ => u.arbitrary::<Vec<u8>>()?,
     };
     let ours = u.ratio(3, 4)?;
-    let signature = if ours {
-        sign(&payload)
-    } else {
-        u.arbitrary()?
-    };
+    let signature = if ours { sign(&payload) } else { u.arbitrary()? };
     let pem = if u.ratio(7, 8)? {
         key().1.clone()
     } else {
@@ -124,7 +130,10 @@ pub fn run(
     let Ok(public) = CosignPublicKey::from_pem(pem) else {
         return;
     };
-    assert_eq!(CosignPublicKey::from_pem(&public.to_pem()).as_ref(), Ok(&public));
+    assert_eq!(
+        CosignPublicKey::from_pem(&public.to_pem()).as_ref(),
+        Ok(&public)
+    );
     let signature = CosignSignature {
         payload: payload.to_vec(),
         signature: signature.to_string(),
@@ -132,7 +141,11 @@ pub fn run(
     let verified = cosign::verify(&public, &signature, manifest, repository);
     let harness_key = pem == key().1;
     if ours && harness_key {
-        assert_ne!(verified, Err(CosignError::BadSignature), "a signature the key made");
+        assert_ne!(
+            verified,
+            Err(CosignError::BadSignature),
+            "a signature the key made"
+        );
         if payload == cosign::payload(repository, manifest) {
             assert_eq!(verified, Ok(()), "cosign's own payload for {repository}");
         }

@@ -35,7 +35,11 @@ pub(crate) fn value(u: &mut Unstructured<'_>, words: Words, depth: u32) -> Resul
 }
 
 /// An object of up to eight entries, mostly under the format's keys.
-pub(crate) fn object(u: &mut Unstructured<'_>, words: Words, depth: u32) -> Result<Map<String, Value>> {
+pub(crate) fn object(
+    u: &mut Unstructured<'_>,
+    words: Words,
+    depth: u32,
+) -> Result<Map<String, Value>> {
     let len = u.int_in_range(0..=8)?;
     let mut map = Map::new();
     for _ in 0..len {

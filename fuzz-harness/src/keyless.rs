@@ -22,12 +22,42 @@ use hookhost::oci::Digest;
 use crate::json::{self, Words};
 
 const KEYS: &[&str] = &[
-    "mediaType", "verificationMaterial", "certificate", "rawBytes", "x509CertificateChain",
-    "certificates", "publicKey", "hint", "tlogEntries", "logIndex", "logId", "keyId",
-    "kindVersion", "kind", "version", "integratedTime", "inclusionPromise",
-    "signedEntryTimestamp", "inclusionProof", "rootHash", "treeSize", "hashes", "checkpoint",
-    "envelope", "canonicalizedBody", "messageSignature", "messageDigest", "algorithm", "digest",
-    "signature", "dsseEnvelope", "payload", "payloadType", "signatures", "sig", "keyid",
+    "mediaType",
+    "verificationMaterial",
+    "certificate",
+    "rawBytes",
+    "x509CertificateChain",
+    "certificates",
+    "publicKey",
+    "hint",
+    "tlogEntries",
+    "logIndex",
+    "logId",
+    "keyId",
+    "kindVersion",
+    "kind",
+    "version",
+    "integratedTime",
+    "inclusionPromise",
+    "signedEntryTimestamp",
+    "inclusionProof",
+    "rootHash",
+    "treeSize",
+    "hashes",
+    "checkpoint",
+    "envelope",
+    "canonicalizedBody",
+    "messageSignature",
+    "messageDigest",
+    "algorithm",
+    "digest",
+    "signature",
+    "dsseEnvelope",
+    "payload",
+    "payloadType",
+    "signatures",
+    "sig",
+    "keyid",
     "timestampVerificationData",
 ];
 
@@ -35,8 +65,19 @@ const STRINGS: &[&str] = &[
     "application/vnd.dev.sigstore.bundle.v0.3+json",
     "application/vnd.dev.sigstore.bundle+json;version=0.1",
     "application/vnd.dev.sigstore.bundle+json;version=0.2",
-    "application/vnd.in-toto+json", "SHA2_256", "hashedrekord", "dsse", "intoto", "0.0.1",
-    "0.0.2", "1710888076", "253402300800", "-1", "9223372036854775807", "AAAA", "",
+    "application/vnd.in-toto+json",
+    "SHA2_256",
+    "hashedrekord",
+    "dsse",
+    "intoto",
+    "0.0.1",
+    "0.0.2",
+    "1710888076",
+    "253402300800",
+    "-1",
+    "9223372036854775807",
+    "AAAA",
+    "",
     "wNI9atQGlz+VWfO6LRygH4QUfY/8W4RFwiT5i5WRgB0=",
 ];
 
@@ -53,8 +94,12 @@ fn roots() -> &'static [TrustedRoot; 2] {
     ROOTS.get_or_init(|| {
         let read = |bytes: &[u8]| TrustedRoot::from_json(bytes).expect("a fixture root");
         [
-            read(include_bytes!("../../tests/fixtures/sigstore/trusted_root.json")),
-            read(include_bytes!("../../tests/fixtures/sigstore/staging_trusted_root.json")),
+            read(include_bytes!(
+                "../../tests/fixtures/sigstore/trusted_root.json"
+            )),
+            read(include_bytes!(
+                "../../tests/fixtures/sigstore/staging_trusted_root.json"
+            )),
         ]
     })
 }
@@ -123,7 +168,9 @@ pub fn run(read: std::result::Result<KeylessSignature, keyless::KeylessError>) {
                 let _ = verified.check_manifest(&manifest, "registry.example/team/guard");
             }
         }
-        for stage in keyless::fuzz_stages(&signature, root, &manifest, "registry.example/team/guard") {
+        for stage in
+            keyless::fuzz_stages(&signature, root, &manifest, "registry.example/team/guard")
+        {
             if let Err(error) = stage {
                 assert!(!error.to_string().is_empty());
             }

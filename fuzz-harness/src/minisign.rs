@@ -138,10 +138,15 @@ pub fn run(bytes: &[u8], sign: u8, metadata: Option<Metadata>) {
     }
     assert_eq!(covered, bytes, "the sections do not cover the file");
     let pin = sha256_hex(bytes).to_uppercase();
-    assert!(bundle::verify_pin(bytes, &pin).is_ok(), "its own digest as a pin");
+    assert!(
+        bundle::verify_pin(bytes, &pin).is_ok(),
+        "its own digest as a pin"
+    );
     let mut bytes = sections::with_custom(bytes, "fuzz", b"added");
     assert_eq!(
-        sections::custom_sections(&bytes, "fuzz").expect("sections still read").last(),
+        sections::custom_sections(&bytes, "fuzz")
+            .expect("sections still read")
+            .last(),
         Some(&&b"added"[..])
     );
     if let Some(metadata) = metadata {
@@ -152,7 +157,11 @@ pub fn run(bytes: &[u8], sign: u8, metadata: Option<Metadata>) {
         let payload = bundle::payload(&bytes).expect("sections still read");
         let signed = bundle::sign(&bytes, &pair.sk, "trusted comment: fuzz")
             .expect("a well-formed file signs");
-        assert_eq!(bundle::payload(&signed).as_ref(), Ok(&payload), "the payload with a signature more");
+        assert_eq!(
+            bundle::payload(&signed).as_ref(),
+            Ok(&payload),
+            "the payload with a signature more"
+        );
         // A signature already there by a key the store knows that does not verify fails the
         // file; the harness's own always verify.
         if bundle::signatures(&bytes).is_ok_and(|found| found.is_empty()) {

@@ -16,10 +16,25 @@ use serde_json::Value;
 use crate::json::{self, Words};
 
 const KEYS: &[&str] = &[
-    "schemaVersion", "mediaType", "artifactType", "config", "layers", "manifests", "subject",
-    "digest", "size", "annotations", "urls", "platform", "architecture", "os",
-    "dev.cosignproject.cosign/signature", "dev.sigstore.cosign/certificate",
-    "dev.sigstore.cosign/chain", "dev.sigstore.cosign/bundle", "org.opencontainers.image.title",
+    "schemaVersion",
+    "mediaType",
+    "artifactType",
+    "config",
+    "layers",
+    "manifests",
+    "subject",
+    "digest",
+    "size",
+    "annotations",
+    "urls",
+    "platform",
+    "architecture",
+    "os",
+    "dev.cosignproject.cosign/signature",
+    "dev.sigstore.cosign/certificate",
+    "dev.sigstore.cosign/chain",
+    "dev.sigstore.cosign/bundle",
+    "org.opencontainers.image.title",
 ];
 
 const STRINGS: &[&str] = &[
@@ -36,7 +51,10 @@ const STRINGS: &[&str] = &[
     "application/vnd.oci.image.config.v1+json",
     "sha256:44136fa355b3678a1146ad16f7e8649e94fb4fc21fe77e8310c060f61caaff8a",
     "sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
-    "sha512:00", "sha256:", "MEUCIQ", "",
+    "sha512:00",
+    "sha256:",
+    "MEUCIQ",
+    "",
 ];
 
 fn words() -> Words {
@@ -82,7 +100,11 @@ fn structured(rest: &[u8]) -> Result<()> {
             layer.insert("size".into(), Value::from(u.arbitrary::<i64>()?));
             layers.push(Value::Object(layer));
         }
-        let key = if u.arbitrary()? { "layers" } else { "manifests" };
+        let key = if u.arbitrary()? {
+            "layers"
+        } else {
+            "manifests"
+        };
         object.insert(key.into(), Value::Array(layers));
     }
     run(Value::Object(object).to_string().as_bytes());
@@ -91,7 +113,10 @@ fn structured(rest: &[u8]) -> Result<()> {
 
 /// `bytes` read as each thing a registry answers.
 pub fn run(bytes: &[u8]) {
-    for digests in hookhost::oci::registry::fuzz_listing(bytes).into_iter().flatten() {
+    for digests in hookhost::oci::registry::fuzz_listing(bytes)
+        .into_iter()
+        .flatten()
+    {
         for digest in digests {
             let text = digest.to_string();
             assert!(text.starts_with("sha256:"), "{text}");

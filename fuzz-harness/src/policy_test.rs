@@ -11,17 +11,74 @@ use hookhost::policy_test::CaseFile;
 use crate::toml_doc::{self, Vocabulary};
 
 const KEYS: &[&str] = &[
-    "layers", "cwd", "cases", "name", "event", "agent", "tool", "input", "payload", "stdin",
-    "session_id", "env", "expect", "managed", "user", "project", "local", "decision", "reason",
-    "context", "updated_input", "signals", "stop", "exit_code", "stdout", "stderr", "json",
-    "reply", "ran", "did_not_run", "hook_failed", "held", "by", "strict", "command", "result",
-    "is_error", "value", "syntax",
+    "layers",
+    "cwd",
+    "cases",
+    "name",
+    "event",
+    "agent",
+    "tool",
+    "input",
+    "payload",
+    "stdin",
+    "session_id",
+    "env",
+    "expect",
+    "managed",
+    "user",
+    "project",
+    "local",
+    "decision",
+    "reason",
+    "context",
+    "updated_input",
+    "signals",
+    "stop",
+    "exit_code",
+    "stdout",
+    "stderr",
+    "json",
+    "reply",
+    "ran",
+    "did_not_run",
+    "hook_failed",
+    "held",
+    "by",
+    "strict",
+    "command",
+    "result",
+    "is_error",
+    "value",
+    "syntax",
 ];
 
 const STRINGS: &[&str] = &[
-    "PreToolUse", "PostToolUse", "Stop", "UserPromptSubmit", "BeforeTool", "preToolUse", "claude",
-    "copilot", "gemini", "codex", "cursor", "allow", "approve", "ask", "warn", "block", "deny",
-    "continue", "Bash", "rm -rf /", "ls", "../hooks.toml", "hooks.toml", "guard", "/.*/", "",
+    "PreToolUse",
+    "PostToolUse",
+    "Stop",
+    "UserPromptSubmit",
+    "BeforeTool",
+    "preToolUse",
+    "claude",
+    "copilot",
+    "gemini",
+    "codex",
+    "cursor",
+    "allow",
+    "approve",
+    "ask",
+    "warn",
+    "block",
+    "deny",
+    "continue",
+    "Bash",
+    "rm -rf /",
+    "ls",
+    "../hooks.toml",
+    "hooks.toml",
+    "guard",
+    "/.*/",
+    "",
 ];
 
 const VOCABULARY: Vocabulary = Vocabulary {
@@ -58,6 +115,9 @@ pub fn run(text: &str) {
     let path = dir.join("hooks.test.toml");
     if let Err(error) = CaseFile::parse(text, &path) {
         let message = error.to_string();
-        assert!(message.contains("hooks.test.toml"), "an error that names no file: {message}");
+        assert!(
+            message.contains("hooks.test.toml"),
+            "an error that names no file: {message}"
+        );
     }
 }

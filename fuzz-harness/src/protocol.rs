@@ -20,18 +20,67 @@ use crate::json::{self, Words};
 
 /// The keys the protocols read from an answer, and those of the events they write.
 const KEYS: &[&str] = &[
-    "action", "reason", "decision", "continue", "stopReason", "systemMessage", "suppressOutput",
-    "hookSpecificOutput", "hookEventName", "permissionDecision", "permissionDecisionReason",
-    "updatedInput", "additionalContext", "behavior", "message", "interrupt", "permission",
-    "user_message", "agent_message", "updated_input", "followup_message", "additional_context",
-    "modifiedArgs", "signal", "context", "input", "stop", "tool_input", "llm_request",
-    "llm_response", "toolConfig", "clearContext", "updatedPermissions", "updatedToolOutput",
-    "updatedMCPToolOutput", "updated_mcp_tool_output", "command", "prompt", "result", "error",
+    "action",
+    "reason",
+    "decision",
+    "continue",
+    "stopReason",
+    "systemMessage",
+    "suppressOutput",
+    "hookSpecificOutput",
+    "hookEventName",
+    "permissionDecision",
+    "permissionDecisionReason",
+    "updatedInput",
+    "additionalContext",
+    "behavior",
+    "message",
+    "interrupt",
+    "permission",
+    "user_message",
+    "agent_message",
+    "updated_input",
+    "followup_message",
+    "additional_context",
+    "modifiedArgs",
+    "signal",
+    "context",
+    "input",
+    "stop",
+    "tool_input",
+    "llm_request",
+    "llm_response",
+    "toolConfig",
+    "clearContext",
+    "updatedPermissions",
+    "updatedToolOutput",
+    "updatedMCPToolOutput",
+    "updated_mcp_tool_output",
+    "command",
+    "prompt",
+    "result",
+    "error",
 ];
 
 const STRINGS: &[&str] = &[
-    "allow", "approve", "deny", "ask", "block", "warn", "continue", "stop", "abort", "rewrite",
-    "converged", "PreToolUse", "PostToolUse", "BeforeTool", "preToolUse", "Bash", "ls", "",
+    "allow",
+    "approve",
+    "deny",
+    "ask",
+    "block",
+    "warn",
+    "continue",
+    "stop",
+    "abort",
+    "rewrite",
+    "converged",
+    "PreToolUse",
+    "PostToolUse",
+    "BeforeTool",
+    "preToolUse",
+    "Bash",
+    "ls",
+    "",
 ];
 
 fn words() -> Words {
@@ -70,7 +119,10 @@ fn raw(rest: &[u8]) -> Result<()> {
     let name = crate::pick(&event_names(), *event);
     let input = serde_json::json!({"command": "rm -rf /"});
     let mut event = Event::new(name).with_session("s1");
-    if matches!(name, "PreToolUse" | "PostToolUse" | "PermissionRequest" | "PostToolUseFailure") {
+    if matches!(
+        name,
+        "PreToolUse" | "PostToolUse" | "PermissionRequest" | "PostToolUseFailure"
+    ) {
         event = event.with_tool(ToolCall {
             tool: "Bash",
             input: &input,
@@ -78,7 +130,14 @@ fn raw(rest: &[u8]) -> Result<()> {
         });
     }
     let code = i32::from(*code as i8);
-    run(protocol, &event, Phase::Guard, (Some(code), None), stdout, "the reason, on stderr");
+    run(
+        protocol,
+        &event,
+        Phase::Guard,
+        (Some(code), None),
+        stdout,
+        "the reason, on stderr",
+    );
     Ok(())
 }
 
@@ -146,7 +205,10 @@ pub fn run(
     let again = protocol.fuzz_answer(event, phase, exit, stdout, stderr);
     assert_eq!(answer, again, "the same output read twice");
     if let Err(failure) = &answer {
-        assert!(!failure.to_string().is_empty(), "a failure without a message");
+        assert!(
+            !failure.to_string().is_empty(),
+            "a failure without a message"
+        );
     }
     let stdin = protocol.fuzz_stdin(event, phase, "/p");
     let json: Value = serde_json::from_slice(&stdin)
@@ -174,7 +236,11 @@ fn read_back(format: AgentFormat, event: &Event<'_>, stdin: &[u8]) {
         Err(hookhost::agent::AgentError::UnknownEvent { .. }) => return,
         Err(error) => panic!("{format} cannot read its protocol's stdin: {error}\n{text}"),
     };
-    assert_eq!(parsed.name, event.name(), "{format}: the event's name\n{text}");
+    assert_eq!(
+        parsed.name,
+        event.name(),
+        "{format}: the event's name\n{text}"
+    );
     assert_eq!(
         parsed.session_id.as_deref(),
         event.session_id(),

@@ -84,7 +84,11 @@ enum Shape {
     /// An error answer.
     Error(String),
     /// A frame whose length is right, around fuzzed bytes; then the rest of the connection.
-    Framed { body: Vec<u8>, rest: Vec<u8>, limit: u8 },
+    Framed {
+        body: Vec<u8>,
+        rest: Vec<u8>,
+        limit: u8,
+    },
 }
 
 fn structured(rest: &[u8]) -> Result<()> {

@@ -28,5 +28,10 @@ fn every_corpus_input_passes_its_target() {
         }
     }
     hookhost_fuzz_harness::remove_scratch();
-    assert!(failed.is_empty(), "{} of {ran} inputs failed:\n{}", failed.len(), failed.join("\n"));
+    assert!(
+        failed.is_empty(),
+        "{} of {ran} inputs failed:\n{}",
+        failed.len(),
+        failed.join("\n")
+    );
 }

@@ -32,11 +32,7 @@ impl Protocol {
             stdout: stdout.to_vec(),
             stderr: stderr.to_string(),
         };
-        self.answer(
-            &view(event, phase, "/p"),
-            &output,
-            &ExitCodes::default(),
-        )
+        self.answer(&view(event, phase, "/p"), &output, &ExitCodes::default())
     }
 }
 

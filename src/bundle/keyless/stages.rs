@@ -40,10 +40,18 @@ pub fn fuzz_stages(
     }
     if let Ok(leaf) = &leaf {
         // The time the log entry claims, unproven.
-        let at = signature.entries.first().map_or(0, |entry| entry.integrated_time);
+        let at = signature
+            .entries
+            .first()
+            .map_or(0, |entry| entry.integrated_time);
         results.push(verify_chain(leaf, root, at).map(|_| ()));
-        let issuers = root.authorities.iter().flat_map(|authority| &authority.chain);
-        for issuer in issuers.filter(|ca| ca.tbs_certificate.subject == leaf.cert.tbs_certificate.issuer) {
+        let issuers = root
+            .authorities
+            .iter()
+            .flat_map(|authority| &authority.chain);
+        for issuer in
+            issuers.filter(|ca| ca.tbs_certificate.subject == leaf.cert.tbs_certificate.issuer)
+        {
             results.push(verify_scts(leaf, issuer, root));
         }
     }

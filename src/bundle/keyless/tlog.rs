@@ -203,7 +203,10 @@ pub(super) fn verify_checkpoint(
 
 /// The log entry must be for this signature, made with this certificate, over this content:
 /// otherwise the proof is another signature's.
-pub(super) fn entry_matches(entry: &LogEntry, signature: &KeylessSignature) -> Result<(), KeylessError> {
+pub(super) fn entry_matches(
+    entry: &LogEntry,
+    signature: &KeylessSignature,
+) -> Result<(), KeylessError> {
     let body: Value = serde_json::from_slice(&entry.body)
         .map_err(|e| bad(format!("its log entry is not JSON ({e})")))?;
     let kind = (

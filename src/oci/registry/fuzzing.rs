@@ -15,8 +15,8 @@ use crate::source::reference::{Digest, OciReference};
 /// What each reader made of `bytes`: the digests it found, or its refusal.
 #[doc(hidden)]
 pub fn fuzz_listing(bytes: &[u8]) -> Vec<Result<Vec<Digest>, String>> {
-    let reference = OciReference::parse("oci://registry.example/team/guard:1.0.0")
-        .expect("a valid reference");
+    let reference =
+        OciReference::parse("oci://registry.example/team/guard:1.0.0").expect("a valid reference");
     let mut results = Vec::new();
     results.push(
         parse_manifest(&reference, bytes)
