@@ -136,7 +136,7 @@ pub use matcher::{EventPattern, ToolMatcher};
 pub use native::{HookInput, NativeHook, NativeHookError, OwnedInput};
 pub use outcome::{Block, Decision, HookReport, Notice, Outcome};
 pub use protocol::Protocol;
-pub use runner::{Flushed, HookRunner, RunnerOptions};
+pub use runner::{Flushed, HookRunner, LoadedRule, RunnerOptions};
 pub use verdict::{Answer, HookFailure, Mode, Signal, Verdict};
 #[cfg(feature = "wasm")]
 pub use wasm::{WasmImports, WasmInfo};

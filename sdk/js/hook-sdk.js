@@ -9,8 +9,8 @@
 //
 //     export class NoForcePush extends Hook {
 //       guard(call) {
-//         const bash = call.bash();
-//         if (bash && bash.command.includes("push --force")) {
+//         const shell = call.shell(); // every agent's shell tool; bash() is Claude Code's Bash only
+//         if (shell && shell.command.includes("push --force")) {
 //           return Guard.block("force pushes rewrite shared history");
 //         }
 //         return Guard.allow();

@@ -9,8 +9,8 @@ component for hookhost's ``hook`` world (``hookhost:hooks@0.2.0``)::
 
     class NoForcePush(Hook):
         def guard(self, call):
-            bash = call.bash()
-            if bash and "push --force" in bash.command:
+            shell = call.shell()  # every agent's shell tool; bash() is Claude Code's Bash only
+            if shell and "push --force" in shell.command:
                 return Guard.block("force pushes rewrite shared history")
             return Guard.allow()
 

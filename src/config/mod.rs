@@ -29,6 +29,7 @@ mod managed;
 mod parse;
 mod pattern;
 mod projects;
+mod rules;
 mod source;
 mod telemetry;
 mod trust;
@@ -49,6 +50,7 @@ pub use log::{DEFAULT_DROP, LogSpec};
 pub use managed::{MANAGED_CONFIG_ENV, MANAGED_CONFIG_PATH, ManagedFile, ManagedOrigin, Ownership};
 pub use pattern::pattern_matches;
 pub use projects::{Ceiling, ProjectPolicy, ProjectsSpec};
+pub use rules::PermissionRule;
 pub use telemetry::{
     AttributeValue, MAX_TELEMETRY_TIMEOUT_MS, OtlpProtocol, TelemetrySpec, check_endpoint,
 };
@@ -91,6 +93,9 @@ pub struct Config {
     pub managed_only: Option<bool>,
     /// Where `managed_only` is in the file.
     pub managed_only_at: Location,
+    /// `[[rules]]`: permission rules in Claude Code's syntax, in the order written
+    /// (docs/rules.md).
+    pub rules: Vec<PermissionRule>,
 }
 
 impl Config {
@@ -160,6 +165,7 @@ impl Config {
                 telemetry: parsed.telemetry,
                 managed_only: parsed.managed_only,
                 managed_only_at: parsed.managed_only_at,
+                rules: parsed.rules,
             }),
             Err(problems) => Err(ConfigError::Invalid { path, problems }),
         }
@@ -179,6 +185,7 @@ impl Config {
             telemetry: None,
             managed_only: None,
             managed_only_at: Location::default(),
+            rules: Vec::new(),
         }
     }
 
@@ -335,5 +342,7 @@ pub use crate::source::{
 mod tests;
 #[cfg(test)]
 mod tests_events;
+#[cfg(test)]
+mod tests_matchers;
 #[cfg(test)]
 mod tests_telemetry;

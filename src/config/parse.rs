@@ -15,6 +15,7 @@ use toml::de::{DeTable, DeValue};
 use super::fields::{HookTable, Problems, close_to};
 use super::log::parse_log;
 use super::projects::{ProjectsSpec, parse_disable, parse_projects};
+use super::rules::{PermissionRule, parse_rules};
 use super::source::parse_source;
 use super::telemetry::parse_telemetry;
 use super::trust::parse_trust;
@@ -61,6 +62,7 @@ pub(super) struct Parsed {
     pub(super) telemetry: Option<TelemetrySpec>,
     pub(super) managed_only: Option<bool>,
     pub(super) managed_only_at: Location,
+    pub(super) rules: Vec<PermissionRule>,
 }
 
 pub(super) fn parse_file(text: &str) -> Result<Parsed, Vec<ConfigProblem>> {
@@ -113,6 +115,7 @@ pub(super) fn parse_file(text: &str) -> Result<Parsed, Vec<ConfigProblem>> {
     let mut telemetry_at = 0..0;
     let mut managed_only = None;
     let mut managed_only_at = Location::default();
+    let mut rules = Vec::new();
     for (key, value) in doc.get_ref().iter() {
         match key.get_ref().as_ref() {
             "managed_only" => {
@@ -130,6 +133,7 @@ pub(super) fn parse_file(text: &str) -> Result<Parsed, Vec<ConfigProblem>> {
                 }
             }
             "trust" => trust = parse_trust(value, &mut sink),
+            "rules" => rules.extend(parse_rules(text, value, file_mode, &mut sink)),
             "mode" => {}
             "log" => log = parse_log(value, &mut sink),
             "telemetry" => {
@@ -185,6 +189,7 @@ pub(super) fn parse_file(text: &str) -> Result<Parsed, Vec<ConfigProblem>> {
             telemetry,
             managed_only,
             managed_only_at,
+            rules,
         })
     } else {
         Err(sink.finish())
@@ -240,7 +245,7 @@ fn unknown_top_level(
             span,
             None,
             format!(
-                "unknown top-level key `{}` is ignored (hooks.toml holds `[[hooks]]` tables, `[trust]`, `mode`, `[log]`, `[telemetry]`, `[projects]` in the user's own file or the organisation's, and `managed_only` in the organisation's)",
+                "unknown top-level key `{}` is ignored (hooks.toml holds `[[hooks]]` tables, `[[rules]]`, `[trust]`, `mode`, `[log]`, `[telemetry]`, `[projects]` in the user's own file or the organisation's, and `managed_only` in the organisation's)",
                 crate::text::name(key)
             ),
         );

@@ -171,6 +171,24 @@ pub(super) fn parse_matcher(
             return (None, None);
         }
     };
+    if matcher.names_kinds()
+        && let Some(field) = events.and_then(|events| {
+            events.specs().iter().find_map(|spec| match spec.match_on {
+                MatchOn::Field(field) => Some((spec.name, field)),
+                _ => None,
+            })
+        })
+    {
+        hook.problem(
+            sink,
+            &span,
+            format!(
+                "a `@kind` matcher compares tools, but {}'s matcher compares `{}`; name the values (\"startup|resume\") or declare the hook for tool events",
+                field.0, field.1
+            ),
+        );
+        return (None, None);
+    }
     if !matcher.is_any()
         && let Some(events) = events
     {

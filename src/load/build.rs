@@ -246,6 +246,7 @@ pub(super) fn build_layers(
     let log = record
         .then(|| recorder(&configs, policy.is_none()))
         .flatten();
+    let (rules, rule_infos) = super::rules::gather(&configs, policy, skipped.is_some());
     let all: Vec<Config> = configs.iter().map(|(_, config)| config.clone()).collect();
     let mut wasm = WasmRuntime::new(&all, &options);
     let mut hooks = Vec::new();
@@ -295,6 +296,7 @@ pub(super) fn build_layers(
         }
     }
     let mut runner = HookRunner::assemble(display_path, hooks, None, &options);
+    runner.add_rules(rules, rule_infos);
     runner.set_log(handed(log));
     Ok(runner)
 }

@@ -22,6 +22,7 @@ mod managed;
 mod prepare;
 mod projects;
 mod recorder;
+mod rules;
 mod trust;
 
 use std::path::Path;

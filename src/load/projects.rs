@@ -43,6 +43,18 @@ impl Policy {
 }
 
 impl Policy {
+    /// Whether the `allow` rules of `file`, a file of `layer`, count: the organisation's and
+    /// the user's always; a project's as its hooks would run (`allow`: yes; `approve`: once
+    /// the file is approved, its rules being part of the approved content; `sandboxed`: no,
+    /// as an allow rule is no sandboxed component).
+    pub(super) fn counts_allow_rules(&self, layer: Layer, file: &Path) -> bool {
+        match (layer, self.projects.policy) {
+            (Layer::Managed | Layer::User, _) | (_, ProjectPolicy::Allow) => true,
+            (_, ProjectPolicy::Approve) => self.approval(file).held_reason(file).is_none(),
+            (_, ProjectPolicy::Sandboxed) => false,
+        }
+    }
+
     /// Where a project file stands with the user's approvals (never approved without its
     /// coverage).
     fn approval(&self, file: &Path) -> Approval {

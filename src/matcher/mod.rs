@@ -10,8 +10,13 @@
 //! | `matcher = "*"` or `""` | everything | Claude Code's |
 //! | `matcher = { glob = "mcp__*" }` | `mcp__memory__read`, not `xmcp__a` | a glob over the whole name (`*`, `?`, `[a-z]`, `[!x]`) |
 //! | `matcher = { regex = "^mcp__" }` | as written | a regular expression, unanchored unless anchored |
+//! | `matcher = "@shell\|WebFetch"` | every agent's shell tool, and `WebFetch` | hookhost's: `@kind` is a tool kind of hookhost-tools, other names exact (`kinds`) |
+
+mod kinds;
 
 use std::fmt;
+
+pub use kinds::Alternative;
 
 use crate::event::catalog::{self, EventSpec};
 
@@ -161,6 +166,9 @@ pub enum ToolMatcher {
     Regex(regex::Regex),
     /// A glob over the whole name.
     Glob(Glob),
+    /// `matcher = "@shell|WebFetch"`: tool kinds (every agent's tool of the kind) and exact
+    /// names.
+    Vocabulary(Vec<Alternative>),
 }
 
 impl ToolMatcher {
@@ -169,6 +177,9 @@ impl ToolMatcher {
         let pattern_trimmed = pattern.trim();
         if pattern_trimmed.is_empty() || pattern_trimmed == "*" {
             return Ok(ToolMatcher::Any);
+        }
+        if kinds::is_vocabulary(pattern) {
+            return kinds::parse(pattern).map(ToolMatcher::Vocabulary);
         }
         let exact = pattern
             .chars()
@@ -221,6 +232,9 @@ impl ToolMatcher {
             ToolMatcher::List(names) => names.iter().any(|name| name == subject),
             ToolMatcher::Regex(regex) => regex.is_match(subject),
             ToolMatcher::Glob(glob) => glob.matches(subject),
+            ToolMatcher::Vocabulary(alternatives) => {
+                alternatives.iter().any(|alt| alt.matches(subject))
+            }
         }
     }
 
@@ -238,6 +252,10 @@ impl fmt::Display for ToolMatcher {
             ToolMatcher::List(names) => f.write_str(&names.join("|")),
             ToolMatcher::Regex(regex) => write!(f, "/{}/", regex.as_str()),
             ToolMatcher::Glob(glob) => write!(f, "glob:{}", glob.source),
+            ToolMatcher::Vocabulary(alternatives) => {
+                let written: Vec<String> = alternatives.iter().map(ToString::to_string).collect();
+                f.write_str(&written.join("|"))
+            }
         }
     }
 }

@@ -119,9 +119,11 @@ fn load(case: &Case, base: &RunnerOptions, state: &Path) -> Result<HookRunner, S
 /// Every hook name the case expects is a hook of its layers: a misspelt name must not make
 /// `did_not_run` hold for ever, nor `ran` fail for the wrong reason.
 fn known_names(file: &CaseFile, case: &Case, runner: &HookRunner) -> Result<(), String> {
+    let rules = runner.rules();
     let names: Vec<&str> = runner
         .configured_hooks()
         .map(|hook| hook.name.as_str())
+        .chain(rules.iter().map(|rule| rule.name.as_str()))
         .collect();
     let expect = &case.expect;
     let written = expect

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use super::call::view_of;
-use super::{Inner, LoadedHook, background};
+use super::{Inner, LoadedHook, background, rules};
 use crate::config::OnFailure;
 use crate::event::{Answers, Event, EventSpec, MatchOn, Phase};
 use crate::outcome::merge::{merge, merge_failure};
@@ -29,11 +29,20 @@ pub(super) async fn run(
     // as forgeflare ignores `match_tool` on Stop hooks, and Claude Code a matcher on Stop).
     let matches = |hook: &LoadedHook| match spec.match_on {
         MatchOn::Nothing => true,
-        _ => hook.matcher.matches(subject),
+        _ => hook.matcher.matches_on(subject, event.name()),
     };
+    // Of the rules, only the one that decides the call is reached.
+    let decided = rules::decider(
+        hooks,
+        &view_of(inner, event, spec, None, Phase::Guard, None),
+    );
     let reached: Vec<&Arc<LoadedHook>> = hooks
         .iter()
-        .filter(|hook| hook.events.matches(event.name(), tool) && matches(hook))
+        .filter(|hook| {
+            hook.events.matches(event.name(), tool)
+                && matches(hook)
+                && rules::reaches(hook, decided)
+        })
         .collect();
     if reached.is_empty() {
         return outcome;
@@ -86,6 +95,16 @@ pub(super) async fn run(
             if spec.gate && outcome.block().is_some() {
                 break;
             }
+        }
+        // A rule that holds for the rewritten input only: a rewrite never slips past a deny.
+        let view = view_of(inner, event, spec, input.as_ref(), Phase::Guard, None);
+        let asked: Vec<&Arc<LoadedHook>> = seen.iter().map(|(hook, _)| *hook).collect();
+        if outcome.block().is_none()
+            && let Some(rule) = rules::after_rewrite(hooks, &view, &asked)
+        {
+            let report = inner.call(rule, view, &cache).await;
+            apply(&mut outcome, rule, spec, &report.result, true);
+            outcome.reports.push(report);
         }
     }
 

@@ -14,6 +14,7 @@ use crate::matcher::{EventPattern, ToolMatcher};
 use crate::native::NativeHook;
 use crate::outcome::HookReport;
 use crate::recording::Provenance;
+use crate::runtime::rules::RuleHook;
 use crate::runtime::{HookRequest, HookResponse, PluggedRuntime};
 use crate::source::HookSource;
 use crate::verdict::HookFailure;
@@ -68,6 +69,8 @@ pub(crate) enum Runtime {
     /// A hook of a layer the organisation's `managed_only` leaves out, with why: it never runs,
     /// never blocks, and is reported as skipped.
     Skipped(String),
+    /// One rule of `[[rules]]` (`runner::rules`).
+    Rule(RuleHook),
 }
 
 impl Runtime {
@@ -76,6 +79,7 @@ impl Runtime {
             Runtime::Command(hook) => hook.call(request).await,
             Runtime::Native(hook) => hook.call(request).await,
             Runtime::Plugged(hook) => hook.call(request).await,
+            Runtime::Rule(rule) => rule.call(request),
             Runtime::Held(reason) | Runtime::Skipped(reason) => HookResponse {
                 result: Err(HookFailure::NotAllowed {
                     reason: reason.clone(),
@@ -96,12 +100,13 @@ impl Runtime {
         matches!(self, Runtime::Skipped(_))
     }
 
-    /// "command", "native", a plugged runtime's ("wasm"), "held" or "skipped" ([`crate::outcome::SKIPPED`]).
+    /// "command", "native", a plugged runtime's ("wasm"), "rule", "held" or "skipped" ([`crate::outcome::SKIPPED`]).
     pub(crate) fn kind(&self) -> &'static str {
         match self {
             Runtime::Command(_) => "command",
             Runtime::Plugged(hook) => hook.kind(),
             Runtime::Native(_) => "native",
+            Runtime::Rule(_) => "rule",
             Runtime::Held(_) => "held",
             Runtime::Skipped(_) => crate::outcome::SKIPPED,
         }

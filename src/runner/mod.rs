@@ -17,6 +17,7 @@ mod dispatch;
 mod hook;
 mod options;
 mod record;
+mod rules;
 mod seed;
 
 use std::path::{Path, PathBuf};
@@ -36,6 +37,8 @@ pub use background::Flushed;
 use hook::LoadedHook;
 pub(crate) use hook::Runtime;
 pub use options::RunnerOptions;
+pub use rules::LoadedRule;
+pub(crate) use rules::RuleInfo;
 
 /// Runs a project's hooks. Cheap to clone; `Send + Sync`; every method takes `&self`, so many
 /// events can go through one runner at once.
@@ -148,7 +151,14 @@ impl HookRunner {
     /// registered ones, in registration order).
     pub fn register(&self, hook: NativeHook) {
         let mut hooks = self.inner.hooks.write().unwrap_or_else(|e| e.into_inner());
-        let index = hooks.len();
+        // Past every index in use: a disabled hook leaves a gap, and rules come after the
+        // configured hooks.
+        let index = hooks
+            .iter()
+            .map(|hook| hook.index + 1)
+            .max()
+            .unwrap_or(0)
+            .max(self.inner.configured.len());
         let loaded = LoadedHook {
             name: hook.name.clone(),
             index,

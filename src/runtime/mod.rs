@@ -16,6 +16,7 @@ use crate::event::{Event, EventSpec, Phase, ToolCall};
 use crate::outcome::Decision;
 use crate::verdict::{HookFailure, Verdict};
 
+pub(crate) mod rules;
 mod stderr;
 
 pub(crate) use stderr::StderrCapture;

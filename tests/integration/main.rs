@@ -57,6 +57,8 @@ mod policy_test;
 mod recorded;
 mod robustness;
 #[cfg(feature = "cli")]
+mod rules;
+#[cfg(feature = "cli")]
 mod second_user;
 #[cfg(feature = "cli")]
 mod serve;

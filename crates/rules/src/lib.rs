@@ -1,3 +1,5 @@
+//! hookhost-rules: Claude Code's permission rules, read and matched for every agent (the
+//! crate's README follows).
 #![doc = include_str!("../README.md")]
 //!
 //! # In this crate
@@ -7,7 +9,7 @@
 //!   answers a [`Call`] with the [`Verdict`] of the first rule that holds (deny, then ask, then
 //!   allow);
 //! - [`family`]: the one function that says which of Claude Code's tools an agent's tool
-//!   stands for (the seam `hookhost-tools` plugs into).
+//!   stands for, from `hookhost-tools`' kinds.
 //!
 //! ```text
 //! rule text ──Rule::parse──▶ Rule ──Rules::add(action, reason, origin)──▶ Rules
@@ -84,8 +86,8 @@ pub struct Call<'a> {
     pub tool: &'a str,
     /// The tool's input, as the agent gave it.
     pub input: &'a Value,
-    /// What the tool does, when the caller knows it (from `hookhost-tools`); `None` reads the
-    /// name through this crate's own table ([`family`]).
+    /// What the tool does, when the caller knows it; `None` reads the name through
+    /// `hookhost-tools`' table ([`family`]).
     pub kind: Option<ToolKind>,
     /// The agent's working directory: where `./path` and `path` rules are anchored and
     /// relative paths in the input are resolved. Absolute.

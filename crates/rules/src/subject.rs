@@ -66,10 +66,11 @@ impl<'a> Subject<'a> {
         };
         match family {
             Family::Bash | Family::PowerShell => {
-                subject.script = tools::command(call.input).map(|command| shell::read(&command))
+                subject.script =
+                    tools::command(call.tool, call.input).map(|command| shell::read(&command))
             }
             Family::Read | Family::Search | Family::Edit | Family::Write => {
-                let mut given = tools::paths(call.input);
+                let mut given = tools::paths(call.tool, call.input);
                 subject.directory = family == Family::Search;
                 if given.is_empty() && subject.directory {
                     given.push(call.cwd.display().to_string());
@@ -82,7 +83,7 @@ impl<'a> Subject<'a> {
                 }
             }
             Family::WebFetch => {
-                subject.hosts = tools::urls(call.input)
+                subject.hosts = tools::urls(call.tool, call.input)
                     .iter()
                     .map(|url| (domain::host_of(url, true), domain::host_of(url, false)))
                     .collect();

@@ -1,37 +1,15 @@
 //! Which of Claude Code's tools an agent's tool stands for, and where its command, paths and
 //! URLs are: the one seam between rules written in Claude Code's names and the tools of every
-//! agent. `hookhost-tools` (another crate, being written beside this one) has the full table of
-//! agents' tools; when it lands, [`family`] maps its `ToolKind` here and [`fields`] becomes its
-//! `view`, and nothing else in this crate changes.
-//!
-//! The names below were checked against the releases `hookhost-tools` records: Claude Code
-//! 2.1.332, Copilot CLI 1.0.63, Gemini CLI 0.61.0, Codex CLI 0.169.0, Cursor's hooks (cursor
-//! 2.4 payloads) and forgeflare.
+//! agent. What a tool does, and where each agent's tool keeps its fields, is `hookhost-tools`'
+//! table (the one hooks, matchers and the SDKs read); this module maps its kinds onto Claude
+//! Code's tool families, and reads an input by the common field names only for a tool no row
+//! of the table names (a caller's own tool, given a kind).
 
 use std::borrow::Cow;
 
 use serde_json::Value;
 
-/// What a tool does, in hookhost's vocabulary (the same kinds as `hookhost-tools`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum ToolKind {
-    /// Runs a command line.
-    Shell,
-    /// Reads a file.
-    Read,
-    /// Writes a whole file (creates, overwrites, deletes).
-    Write,
-    /// Changes part of a file.
-    Edit,
-    /// Searches or lists files.
-    Search,
-    /// Reaches the web.
-    Fetch,
-    /// An MCP server's tool.
-    Mcp,
-    /// Anything else.
-    Other,
-}
+pub use hookhost_tools::ToolKind;
 
 /// The Claude Code tool an agent's tool stands for, as far as rules are concerned: a rule
 /// names a family (`Bash(...)` holds for every [`Family::Bash`] tool).
@@ -59,50 +37,20 @@ pub enum Family {
     Other,
 }
 
-#[rustfmt::skip]
-const NAMES: &[(Family, &[&str])] = &[
-    // Claude Code, Codex CLI and forgeflare `Bash`; Copilot CLI `bash`, `write_bash` (text typed
-    // into a running shell); Gemini CLI `run_shell_command`; Cursor `Shell`; Codex's
-    // model-facing names, for embedders that fire them as they are.
-    (Family::Bash, &["Bash", "bash", "write_bash", "run_shell_command", "Shell", "shell",
-        "local_shell", "shell_command", "exec_command"]),
-    (Family::PowerShell, &["PowerShell", "powershell", "write_powershell"]),
-    (Family::Read, &["Read", "NotebookRead", "view", "read_file", "read_many_files"]),
-    (Family::Search, &["Glob", "Grep", "LS", "grep", "rg", "glob", "grep_search",
-        "search_file_content", "list_directory"]),
-    (Family::Edit, &["Edit", "MultiEdit", "NotebookEdit", "edit", "str_replace", "insert",
-        "str_replace_editor", "apply_patch", "replace", "StrReplace"]),
-    (Family::Write, &["Write", "create", "write_file", "Delete"]),
-    (Family::WebFetch, &["WebFetch", "web_fetch"]),
-    (Family::WebSearch, &["WebSearch", "web_search", "google_web_search"]),
-];
-
-/// The family of the tool named `tool`. A known kind decides (a shell named like PowerShell is
-/// [`Family::PowerShell`]; a fetch tool without a URL field is a web search); without one, the
-/// agents' names above, then MCP spellings (`mcp__server__tool`, Cursor's `MCP:tool`), then
-/// [`Family::Other`].
+/// The family of the tool named `tool`: its kind (the caller's, else `hookhost-tools`' table),
+/// a shell named like PowerShell being [`Family::PowerShell`] and a fetch tool without a URL
+/// a web search.
 pub fn family(tool: &str, kind: Option<ToolKind>, input: &Value) -> Family {
-    let Some(kind) = kind else {
-        return NAMES
-            .iter()
-            .find(|(_, names)| names.contains(&tool))
-            .map(|(family, _)| *family)
-            .unwrap_or_else(|| {
-                if tool.starts_with("mcp__") || tool.starts_with("MCP:") {
-                    Family::Mcp
-                } else {
-                    Family::Other
-                }
-            });
-    };
-    match kind {
+    match kind.unwrap_or_else(|| hookhost_tools::kind(tool)) {
         ToolKind::Shell if tool.to_ascii_lowercase().contains("powershell") => Family::PowerShell,
         ToolKind::Shell => Family::Bash,
         ToolKind::Read => Family::Read,
         ToolKind::Search => Family::Search,
         ToolKind::Edit => Family::Edit,
         ToolKind::Write => Family::Write,
-        ToolKind::Fetch if urls(input).is_empty() && !has_url_field(input) => Family::WebSearch,
+        ToolKind::Fetch if urls(tool, input).is_empty() && !has_url_field(input) => {
+            Family::WebSearch
+        }
         ToolKind::Fetch => Family::WebFetch,
         ToolKind::Mcp => Family::Mcp,
         ToolKind::Other => Family::Other,
@@ -113,9 +61,15 @@ fn has_url_field(input: &Value) -> bool {
     ["url", "urls"].iter().any(|key| input.get(key).is_some())
 }
 
-/// The command line a shell tool runs: `command` (a string, or an argv joined with shell
-/// quoting), Codex's `cmd`, or the text typed into Copilot's `write_bash`.
-pub(crate) fn command(input: &Value) -> Option<Cow<'_, str>> {
+/// The command line a shell tool runs, where the table says the tool keeps it; for a tool no
+/// row names, `command` (a string, or an argv joined with shell quoting), `cmd` or `input`.
+pub(crate) fn command<'a>(tool: &'a str, input: &'a Value) -> Option<Cow<'a, str>> {
+    hookhost_tools::view(tool, input)
+        .command
+        .or_else(|| unlisted_command(input))
+}
+
+fn unlisted_command(input: &Value) -> Option<Cow<'_, str>> {
     for key in ["command", "cmd", "input"] {
         match input.get(key) {
             Some(Value::String(text)) => return Some(Cow::Borrowed(text)),
@@ -156,10 +110,18 @@ const PATH_KEYS: &[&str] = &[
     "paths",
 ];
 
-/// The files and directories a file tool touches, as the input gives them: its path fields
-/// (a string, or an array of strings), and for a patch tool the files the patch names
-/// (`*** Update File: src/a.rs`).
-pub(crate) fn paths(input: &Value) -> Vec<String> {
+/// The files and directories a file tool touches, where the table says the tool keeps them
+/// (a patch's files included); for a tool no row names, the common path fields and the files
+/// a patch in the input names.
+pub(crate) fn paths(tool: &str, input: &Value) -> Vec<String> {
+    let listed = hookhost_tools::view(tool, input).paths;
+    if hookhost_tools::rows(tool).next().is_some() {
+        return listed.into_iter().map(Cow::into_owned).collect();
+    }
+    unlisted_paths(input)
+}
+
+fn unlisted_paths(input: &Value) -> Vec<String> {
     let mut found = Vec::new();
     for key in PATH_KEYS {
         match input.get(key) {
@@ -200,9 +162,18 @@ fn patch_paths(patch: &str) -> Vec<String> {
         .collect()
 }
 
-/// The URLs a fetch tool reaches: `url`, `urls`, or (Gemini CLI's `web_fetch`) the
-/// `http://` and `https://` URLs written in its `prompt`.
-pub(crate) fn urls(input: &Value) -> Vec<String> {
+/// The URLs a fetch tool reaches, where the table says the tool keeps them (Gemini CLI's
+/// `web_fetch`: the URLs written in its `prompt`); for a tool no row names, `url`, `urls`, or
+/// the URLs of a `prompt`.
+pub(crate) fn urls(tool: &str, input: &Value) -> Vec<String> {
+    if hookhost_tools::rows(tool).next().is_some() {
+        let view = hookhost_tools::view(tool, input);
+        return view.urls.into_iter().map(Cow::into_owned).collect();
+    }
+    unlisted_urls(input)
+}
+
+fn unlisted_urls(input: &Value) -> Vec<String> {
     let mut found = Vec::new();
     match input.get("url") {
         Some(Value::String(url)) => found.push(url.clone()),
@@ -290,17 +261,31 @@ mod tests {
     #[test]
     fn fields_are_read_where_each_agent_puts_them() {
         assert_eq!(
-            command(&json!({"command": ["git", "commit", "-m", "a b"]})).as_deref(),
+            command(
+                "MyShell",
+                &json!({"command": ["git", "commit", "-m", "a b"]})
+            )
+            .as_deref(),
             Some("git commit -m 'a b'")
         );
         assert_eq!(
-            paths(&json!({"paths": ["a", "b"], "file_path": "c"})),
+            paths("MyReader", &json!({"paths": ["a", "b"], "file_path": "c"})),
             ["c", "a", "b"]
         );
         let patch = "*** Begin Patch\n*** Update File: src/a.rs\n@@\n-x\n+y\n*** Add File: b.txt\n+z\n*** End Patch";
-        assert_eq!(paths(&json!({"command": patch})), ["src/a.rs", "b.txt"]);
         assert_eq!(
-            urls(&json!({"prompt": "compare https://a.example/x and http://b.example."})),
+            paths("apply_patch", &json!({"command": patch})),
+            ["src/a.rs", "b.txt"]
+        );
+        assert_eq!(
+            paths("read_file", &json!({"absolute_path": "/p/.env"})),
+            ["/p/.env"]
+        );
+        assert_eq!(
+            urls(
+                "web_fetch",
+                &json!({"prompt": "compare https://a.example/x and http://b.example."})
+            ),
             ["https://a.example/x", "http://b.example"]
         );
     }

@@ -60,10 +60,11 @@ hook_sdk::export!(ConvergenceCheck);
 
 /// The new streak and the answer for one PostToolUse event.
 pub fn step(event: &PostEvent, config: &Config, streak: u32) -> (u32, Post) {
-    let Some(bash) = event.call.bash() else {
+    // Any agent's shell tool, not only Claude Code's `Bash`.
+    let Some(shell) = event.call.shell() else {
         return (streak, Post::Continue);
     };
-    let command = bash
+    let command = shell
         .command
         .split_whitespace()
         .collect::<Vec<_>>()

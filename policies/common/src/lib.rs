@@ -1,6 +1,6 @@
 //! What hookhost's shipped policies share (`policies/*`): a shell parser that sees every command
 //! a command line runs ([`shell`]), the adapter from each agent's tool names to what a tool
-//! does ([`tools`]), strict option checking with "did you mean" ([`options`]), and where
+//! does through hookhost-tools ([`tools`]), strict option checking with "did you mean" ([`options`]), and where
 //! secrets live ([`paths`]).
 //!
 //! Every piece is plain Rust over plain data (text, JSON), so each policy's engine is tested

@@ -70,10 +70,11 @@ pub(crate) fn version_one(json: &Value, file: &str, agent: &str, found: &mut Fou
     false
 }
 
-/// True for a settings entry that runs hookhost itself: importing it would make every event
-/// run hookhost twice, the second time from inside itself.
+/// True for a settings entry that runs hookhost itself (`hookhost agent-hook`, or
+/// `hookhost-client`, under any directory, behind `VAR=value`: `hookhost init`'s own test):
+/// importing it would make every event run hookhost twice, the second time from inside itself.
 pub(crate) fn is_hookhost(command: &str) -> bool {
-    command.contains("hookhost agent-hook")
+    command.contains("hookhost agent-hook") || hookhost_init::is_hookhost_command(command)
 }
 
 /// Checks that a matcher loads in hookhost (Rust's regex syntax is not JavaScript's).

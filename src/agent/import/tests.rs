@@ -24,6 +24,22 @@ fn imported(mut found: Found) -> (String, Vec<String>) {
 }
 
 #[test]
+fn hookhosts_own_entries_are_never_imported() {
+    for command in [
+        "hookhost agent-hook --format claude",
+        "/usr/local/bin/hookhost agent-hook --format gemini",
+        "hookhost-client --format claude",
+        "HOOKHOST_LOG=debug ~/.cargo/bin/hookhost-client --format copilot --event preToolUse",
+        "bash -c 'hookhost agent-hook --format codex'",
+    ] {
+        assert!(super::entry::is_hookhost(command), "{command}");
+    }
+    for command in ["hookhost check", "./hooks/hookhost-clientele.sh", "lint"] {
+        assert!(!super::entry::is_hookhost(command), "{command}");
+    }
+}
+
+#[test]
 fn claude_settings() {
     let settings = json!({"hooks": {
         "PreToolUse": [

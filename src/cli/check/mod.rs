@@ -174,6 +174,13 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
         header.push("FROM");
     }
     print!("{}", render::table(&header, &rows));
+    let rules = runner.rules();
+    if !rules.is_empty() {
+        println!(
+            "\nrules (asked before the guards on PreToolUse: deny, then ask, then allow; the first that holds decides):"
+        );
+        print!("{}", rules_table(&rules));
+    }
     for (what, list) in [("held", &held), ("skipped", &skipped)] {
         for (spec, reason) in list {
             println!(
@@ -266,11 +273,16 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
     }
     let enabled = hooks.iter().filter(|h| h.enabled).count();
     println!(
-        "\n{}: {} hook{} ({} enabled), {}{}",
+        "\n{}: {} hook{} ({} enabled){}, {}{}",
         path.display(),
         hooks.len(),
         if hooks.len() == 1 { "" } else { "s" },
         enabled,
+        match rules.len() {
+            0 => String::new(),
+            1 => ", 1 rule".to_string(),
+            n => format!(", {n} rules"),
+        },
         match cannot_run.len() {
             0 => "all valid".to_string(),
             1 => "1 cannot run".to_string(),
@@ -286,6 +298,32 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
         true => ExitCode::SUCCESS,
         false => ExitCode::from(super::EXIT_ERROR),
     })
+}
+
+/// The `[[rules]]` that count: name, action, mode, where each was written.
+fn rules_table(rules: &[hookhost::LoadedRule]) -> String {
+    let rows: Vec<Vec<String>> = rules
+        .iter()
+        .map(|rule| {
+            vec![
+                safe(&rule.name),
+                rule.action.to_string(),
+                match rule.mode {
+                    hookhost::Mode::Enforce => "enforce".to_string(),
+                    hookhost::Mode::Monitor => "MONITOR: reported, not enforced".to_string(),
+                    hookhost::Mode::Warn => "WARN: its blocks only warn".to_string(),
+                },
+                format!(
+                    "{}{}",
+                    safe(&rule.source),
+                    rule.layer
+                        .map(|layer| format!(" ({})", layer.as_str()))
+                        .unwrap_or_default()
+                ),
+            ]
+        })
+        .collect();
+    render::table(&["RULE", "ACTION", "MODE", "WRITTEN AT"], &rows)
 }
 
 /// Which wasm hooks were compiled at this load (and how long each took) and which came from

@@ -136,14 +136,15 @@ fn camel_case(name: &str) -> String {
         .collect()
 }
 
-/// The `[[hooks]]` entry of a new hook: a Bash guard that denies `terraform destroy` too.
+/// The `[[hooks]]` entry of a new hook: a guard of every agent's shell (`@shell`) that denies
+/// `terraform destroy` too.
 fn hooks_toml(name: &str, wasm: &str, timeout_ms: u32) -> String {
     format!(
         r#"# Try the hook: hookhost fire PreToolUse --config hooks.toml --tool Bash --input '{{"command":"git push --force"}}'
 [[hooks]]
 name = "{name}"
 event = "PreToolUse"
-match_tool = "Bash"
+matcher = "@shell"   # every agent's shell tool: Bash, Copilot CLI's bash, Gemini CLI's run_shell_command, ...
 wasm = "{wasm}"
 timeout_ms = {timeout_ms}
 
@@ -189,6 +190,14 @@ tool = "Bash"
 input = {{ command = "git push -f" }}
 expect.decision = "block"
 expect.reply = {{ exit_code = 0, json = {{ hookSpecificOutput = {{ permissionDecision = "deny" }} }} }}
+
+[[cases]]
+name = "the same guard holds for Gemini CLI's shell"
+agent = "gemini"
+event = "BeforeTool"
+tool = "run_shell_command"
+input = {{ command = "git push --force origin main" }}
+expect = {{ decision = "block", by = "{name}" }}
 "#
     )
 }
@@ -202,7 +211,8 @@ fn readme(name: &str, sdk: &str, build: &str, wasm: &str, timeout_ms: u32) -> St
     format!(
         r#"# {name}
 
-A hookhost guard for `Bash`, written with {sdk}. It blocks force pushes and the phrases
+A hookhost guard for every agent's shell tool (Claude Code's `Bash`, Copilot CLI's `bash`,
+Gemini CLI's `run_shell_command`, ...), written with {sdk}. It blocks force pushes and the phrases
 listed in its config.
 
 ## Build and try
@@ -221,7 +231,7 @@ Copy `{wasm}` next to your project's `.forgeflare/hooks.toml` (or point at it), 
 [[hooks]]
 name = "{name}"
 event = "PreToolUse"
-match_tool = "Bash"
+matcher = "@shell"       # every agent's shell tool
 wasm = "{file}"          # relative to hooks.toml
 timeout_ms = {timeout_ms}
 

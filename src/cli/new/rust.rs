@@ -134,7 +134,7 @@ use serde::Deserialize;
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
 pub struct Config {{
-    /// Extra phrases to block in Bash commands.
+    /// Extra phrases to block in shell commands.
     pub deny: Vec<String>,
 }}
 
@@ -143,13 +143,15 @@ pub struct {ty};
 
 impl Hook for {ty} {{
     fn guard(call: &ToolCall) -> Guard {{
-        let Some(bash) = call.bash() else {{ return Guard::Allow }};
+        // Every agent's shell tool (Claude Code's `Bash`, Copilot CLI's `bash`, Gemini CLI's
+        // `run_shell_command`, ...); `call.bash()` would see Claude Code's name only.
+        let Some(shell) = call.shell() else {{ return Guard::Allow }};
         let config: Config = match hook_sdk::config() {{
             Ok(config) => config,
             // A guard with a broken configuration blocks: it fails closed.
             Err(error) => return Guard::block(format!("{name} is misconfigured: {{error}}")),
         }};
-        let command = bash.command.split_whitespace().collect::<Vec<_>>().join(" ");
+        let command = shell.command.split_whitespace().collect::<Vec<_>>().join(" ");
         if command.contains("git push") && (command.contains("--force") || command.contains(" -f")) {{
             return Guard::block("force pushes rewrite shared history");
         }}
@@ -174,6 +176,15 @@ mod tests {{
         assert!(matches!({ty}::guard(&ToolCall::bash_command("terraform destroy")), Guard::Block(_)));
         assert_eq!({ty}::guard(&ToolCall::bash_command("git push")), Guard::Allow);
         assert_eq!({ty}::guard(&ToolCall::read_file("README.md")), Guard::Allow);
+    }}
+
+    #[test]
+    fn holds_for_every_agents_shell() {{
+        testing::set_config(serde_json::json!({{}}));
+        for tool in ["bash", "run_shell_command", "Shell"] {{
+            let call = ToolCall::new(tool, serde_json::json!({{ "command": "git push -f" }}));
+            assert!(matches!({ty}::guard(&call), Guard::Block(_)), "{{tool}}");
+        }}
     }}
 }}
 "#

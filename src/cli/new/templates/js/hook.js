@@ -3,8 +3,10 @@ import { Guard, Hook, config } from "./hook-sdk.js";
 
 export class {{Type}} extends Hook {
   guard(call) {
-    const bash = call.bash();
-    if (!bash) return Guard.allow();
+    // Every agent's shell tool (Claude Code's Bash, Copilot CLI's bash, Gemini CLI's
+    // run_shell_command, ...); call.bash() would see Claude Code's name only.
+    const shell = call.shell();
+    if (!shell) return Guard.allow();
     let deny;
     try {
       // The hook's `[hooks.config]` (see hooks.toml): extra phrases to block.
@@ -14,7 +16,7 @@ export class {{Type}} extends Hook {
       // A guard with a broken configuration blocks: it fails closed.
       return Guard.block(`{{name}} is misconfigured: ${error.message}`);
     }
-    const command = bash.command.split(/\s+/).filter(Boolean).join(" ");
+    const command = shell.command.split(/\s+/).filter(Boolean).join(" ");
     if (command.includes("git push") && (command.includes("--force") || command.includes(" -f"))) {
       return Guard.block("force pushes rewrite shared history");
     }

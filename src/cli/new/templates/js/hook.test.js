@@ -14,3 +14,11 @@ test("blocks force pushes and configured phrases", () => {
   assert.deepEqual(hook.guard(ToolCall.bashCommand("git push")), Guard.allow());
   assert.deepEqual(hook.guard(ToolCall.readFile("README.md")), Guard.allow());
 });
+
+test("holds for every agent's shell", () => {
+  reset();
+  const hook = new {{Type}}();
+  for (const tool of ["bash", "run_shell_command", "Shell"]) {
+    assert.equal(hook.guard(new ToolCall(tool, { command: "git push -f" })).answer.kind, "block", tool);
+  }
+});

@@ -17,6 +17,13 @@ class {{Type}}Test(unittest.TestCase):
         self.assertEqual(hook.guard(ToolCall.bash_command("git push")), Guard.allow())
         self.assertEqual(hook.guard(ToolCall.read_file("README.md")), Guard.allow())
 
+    def test_holds_for_every_agents_shell(self):
+        hook_sdk.reset()
+        hook = {{Type}}()
+        for tool in ["bash", "run_shell_command", "Shell"]:
+            call = ToolCall(tool, {"command": "git push -f"})
+            self.assertEqual(hook.guard(call).answer.kind, "block", tool)
+
 
 if __name__ == "__main__":
     unittest.main()
