@@ -93,6 +93,8 @@ pub mod source;
 pub mod approvals;
 #[cfg(feature = "wasm")]
 pub mod bundle;
+#[cfg(feature = "catalogue")]
+pub mod catalogue;
 pub mod config;
 #[cfg(feature = "wasm")]
 pub mod oci;

@@ -17,6 +17,8 @@ mod approvals;
 mod architecture;
 #[cfg(feature = "wasm")]
 mod bundle;
+#[cfg(all(feature = "cli", feature = "catalogue"))]
+mod catalogue;
 #[cfg(feature = "cli")]
 mod cli;
 #[cfg(feature = "cli")]
