@@ -19,6 +19,8 @@ mod architecture;
 mod bundle;
 #[cfg(all(feature = "cli", feature = "catalogue"))]
 mod catalogue;
+#[cfg(feature = "catalogue")]
+mod catalogue_build;
 #[cfg(feature = "cli")]
 mod cli;
 #[cfg(feature = "cli")]
