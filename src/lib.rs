@@ -134,6 +134,8 @@ pub use config::{Config, ConfigError, HookSpec, Layer, OnFailure};
 pub use counters::{BlockCounters, MAX_CONSECUTIVE_BLOCKS, MAX_TOTAL_BLOCKS};
 pub use event::{Event, EventSpec, OwnedEvent, Phase, StopReason, ToolCall};
 pub use load::Layers;
+#[cfg(feature = "catalogue")]
+pub use load::catalogue::verified_component;
 pub use matcher::{EventPattern, ToolMatcher};
 pub use native::{HookInput, NativeHook, NativeHookError, OwnedInput};
 pub use outcome::{Block, Decision, HookReport, Notice, Outcome};

@@ -40,6 +40,8 @@ mod forgeflare;
 mod hardening;
 #[cfg(feature = "wasm")]
 mod hardening_cache;
+#[cfg(all(feature = "cli", feature = "catalogue"))]
+mod init;
 #[cfg(feature = "cli")]
 mod languages;
 #[cfg(feature = "cli")]

@@ -43,6 +43,16 @@ pub(super) fn load(
     )
 }
 
+/// The component of the catalogue's policy `name`, checked as loading checks it (the index's
+/// pin, the catalogue key's signature): what `hookhost policies publish` pushes, so that a
+/// changed binary never publishes a changed policy. An error says what is wrong.
+pub fn verified_component(name: &str) -> Result<&'static [u8], String> {
+    let policy = Policy::named(name)?;
+    verify(policy.component, policy.entry())
+        .map(|_| policy.component)
+        .map_err(|problem| format!("policy {} {problem}", policy.name))
+}
+
 /// Checks a catalogue component (`bytes`) against its index entry and the catalogue's key;
 /// the names of the keys that vouched for it, or what is wrong ("has sha256 ...").
 pub(crate) fn verify(bytes: &[u8], entry: &Entry) -> Result<Vec<String>, String> {
