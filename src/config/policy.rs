@@ -7,13 +7,20 @@
 //! `env`, `max_memory_mb`, `fuel`) are a wasm hook's. There is no `sha256`: the catalogue pins
 //! each component itself.
 
+#[cfg(feature = "catalogue")]
 use std::ops::Range;
 
+#[cfg(feature = "catalogue")]
 use toml::de::{DeTable, DeValue};
 
-use super::fields::{HookTable, Problems, to_json};
-use super::source::{COMMAND_ONLY_KEYS, parse_grants};
-use super::{HookSource, WasmSpec};
+use super::HookSource;
+use super::fields::{HookTable, Problems};
+#[cfg(feature = "catalogue")]
+use super::{
+    WasmSpec,
+    fields::to_json,
+    source::{COMMAND_ONLY_KEYS, parse_grants},
+};
 
 /// The hook's source for `policy = "NAME"` (with neither `command` nor `wasm`).
 #[cfg(feature = "catalogue")]
@@ -109,7 +116,8 @@ pub(super) fn parse_policy(
 /// `option `packs` must be ...`), then the item inside it (`unknown pack `gti` in `ask``,
 /// `unknown key `paht` in `mode``, `` `mode.paths` must be ``). The span is the item's when one
 /// is named and found, else the option's key, else `None` (the caller points at the table).
-pub(super) fn locate(table: &DeTable<'_>, message: &str) -> Option<Range<usize>> {
+#[cfg(feature = "catalogue")]
+fn locate(table: &DeTable<'_>, message: &str) -> Option<Range<usize>> {
     // The text before the first "; " is the problem; the rest lists what is known.
     let problem = message.split("; ").next().unwrap_or(message);
     let quoted: Vec<&str> = problem.split('`').skip(1).step_by(2).collect();

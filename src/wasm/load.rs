@@ -97,6 +97,7 @@ impl WasmHook {
     /// compiled or taken from the compile cache, checked and linked as [`WasmHook::load`] does.
     /// `label` names it in messages (`policy destructive`); `signers` are the keys that
     /// vouched for it.
+    #[cfg(feature = "catalogue")]
     pub(crate) fn load_checked(
         engine: &Arc<WasmEngine>,
         bytes: &[u8],
