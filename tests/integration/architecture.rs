@@ -36,6 +36,10 @@ fn modules_point_one_way() {
 /// The workspace's crates, bottom first: a crate may depend on those before it, never on one
 /// after it (docs/architecture.md, "Crates"). Every hookhost crate of the workspace is listed.
 const CRATES: &[&str] = &[
+    "hookhost-tools",
+    "hookhost-redact",
+    "hookhost-rules",
+    "hookhost-init",
     "hookhost-client",
     "hookhost",
     "hookhost-capi",
