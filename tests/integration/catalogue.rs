@@ -119,3 +119,45 @@ fn a_misconfigured_policy_is_a_located_error_and_blocks_every_call() {
         all(&out)
     );
 }
+
+#[test]
+fn hookhost_policies_lists_and_shows_the_catalogue() {
+    let project = Project::new();
+    let out = hookhost(&project, &["policies"], "");
+    assert_eq!(out.code, 0, "{}", all(&out));
+    for name in [
+        "destructive",
+        "protected-paths",
+        "secrets",
+        "git-safety",
+        "egress",
+        "ralph-single-mode",
+        "ralph-task-file",
+    ] {
+        assert!(
+            out.stdout
+                .lines()
+                .any(|line| line.starts_with(&format!("{name} "))),
+            "{name} is listed: {}",
+            out.stdout
+        );
+    }
+    let out = hookhost(&project, &["policies", "show", "destructive"], "");
+    assert_eq!(out.code, 0, "{}", all(&out));
+    assert!(
+        out.stdout.contains("(sha256 ")
+            && out
+                .stdout
+                .contains("options: packs, allow, ask, skip_rules)\n\n# destructive\n"),
+        "{}",
+        out.stdout
+    );
+    let out = hookhost(&project, &["policies", "show", "egres"], "");
+    assert_eq!(out.code, 1, "{}", all(&out));
+    assert!(
+        out.stderr
+            .contains("unknown policy \"egres\" (did you mean \"egress\"?)"),
+        "{}",
+        out.stderr
+    );
+}

@@ -8,7 +8,7 @@
 //! which keys vouch for components from files and registries; a catalogue policy is part of
 //! hookhost and vouched for by the key hookhost was built with.
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use minisign::PublicKeyBox;
 
@@ -30,8 +30,7 @@ pub(super) fn load(
 ) -> Result<WasmHook, String> {
     let policy = Policy::named(name)?;
     let label = format!("policy {}", policy.name);
-    let signers =
-        verify(policy.component, policy.entry()).map_err(|problem| format!("{label} {problem}"))?;
+    let signers = checked(policy).map_err(|problem| format!("{label} {problem}"))?;
     WasmHook::load_checked(
         engine,
         policy.component,
@@ -51,6 +50,22 @@ pub fn verified_component(name: &str) -> Result<&'static [u8], String> {
     verify(policy.component, policy.entry())
         .map(|_| policy.component)
         .map_err(|problem| format!("policy {} {problem}", policy.name))
+}
+
+/// [`verify`] of a catalogue policy's embedded component, once per process: the bytes are
+/// part of this binary and cannot change while it runs (a daemon loads runners again and
+/// again; each would pay for the hash and the signature).
+fn checked(policy: &'static Policy) -> Result<Vec<String>, String> {
+    const COUNT: usize = crate::catalogue::POLICIES.len();
+    static CHECKED: [OnceLock<Result<Vec<String>, String>>; COUNT] =
+        [const { OnceLock::new() }; COUNT];
+    let index = crate::catalogue::POLICIES
+        .iter()
+        .position(|listed| listed.name == policy.name)
+        .expect("a policy of the table");
+    CHECKED[index]
+        .get_or_init(|| verify(policy.component, policy.entry()))
+        .clone()
 }
 
 /// Checks a catalogue component (`bytes`) against its index entry and the catalogue's key;
