@@ -93,6 +93,8 @@ pub mod source;
 pub mod approvals;
 #[cfg(feature = "wasm")]
 pub mod bundle;
+#[cfg(feature = "catalogue")]
+pub mod catalogue;
 pub mod config;
 #[cfg(feature = "wasm")]
 pub mod oci;
@@ -132,6 +134,8 @@ pub use config::{Config, ConfigError, HookSpec, Layer, OnFailure};
 pub use counters::{BlockCounters, MAX_CONSECUTIVE_BLOCKS, MAX_TOTAL_BLOCKS};
 pub use event::{Event, EventSpec, OwnedEvent, Phase, StopReason, ToolCall};
 pub use load::Layers;
+#[cfg(feature = "catalogue")]
+pub use load::catalogue::verified_component;
 pub use matcher::{EventPattern, ToolMatcher};
 pub use native::{HookInput, NativeHook, NativeHookError, OwnedInput};
 pub use outcome::{Block, Decision, HookReport, Notice, Outcome};

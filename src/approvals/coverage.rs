@@ -111,6 +111,13 @@ impl Coverage {
 /// reference, the hooks.lock that pins it.
 fn component(path: &Path, base_dir: &Path, root: &Path) -> Traced {
     let mut traced = Traced::default();
+    // `policy = "NAME"`: built into hookhost and checked against its catalogue; no file.
+    if path
+        .to_str()
+        .is_some_and(|path| path.starts_with(crate::source::POLICY_SCHEME))
+    {
+        return traced;
+    }
     let file = match locked_by(path) {
         Some(lock) => base_dir.join(lock),
         None => normalize(&base_dir.join(path)),

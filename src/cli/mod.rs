@@ -14,12 +14,15 @@ mod event;
 mod export;
 mod fire;
 mod import;
+mod init;
 mod input;
 mod keygen;
 mod log;
 mod new;
 #[cfg(feature = "oci")]
 mod oci;
+#[cfg(all(feature = "catalogue", feature = "oci"))]
+mod policies;
 mod progress;
 mod render;
 mod replay;
@@ -184,6 +187,24 @@ enum Command {
                             hookhost import --output .forgeflare/hooks.toml --force"
     )]
     Import(import::ImportArgs),
+    /// Protect an agent in one step: its hook settings call hookhost, and hooks.toml gets a profile of policies.
+    #[command(
+        after_help = "Merges into the settings that exist (your own hooks are kept), idempotent, and reversible \
+                            with --remove. The project's files by default; --user for your own (every project). \
+                            docs/init.md says what is written where.\n\n\
+                            Exit status: 0 written (or --dry-run, or nothing to change), 1 error.\n\n\
+                            Examples:\n  hookhost init --agent claude\n  hookhost init --agent codex --profile strict --dry-run\n  \
+                            hookhost init --agent copilot --user\n  hookhost init --agent claude --remove"
+    )]
+    Init(init::InitArgs),
+    /// The catalogue of policies built into hookhost: list them, show one, publish one to a registry.
+    #[cfg(all(feature = "catalogue", feature = "oci"))]
+    #[command(
+        after_help = "Use a policy in hooks.toml with `policy = \"NAME\"` and its options in [hooks.config].\n\n\
+                            Examples:\n  hookhost policies\n  hookhost policies show destructive\n  \
+                            hookhost policies publish destructive ghcr.io/acme/policies/destructive:0.1.0 --sign cosign.key --password-env COSIGN_PASSWORD"
+    )]
+    Policies(policies::PoliciesArgs),
     /// Create a hook project (Rust on hook-sdk, Python or JavaScript), ready to build into a component.
     #[command(
         after_help = "Examples:\n  hookhost new no-force-push\n  hookhost new my-guard --sdk-path ../hookhost/hook-sdk\n  \
@@ -394,6 +415,9 @@ pub fn run() -> Result<ExitCode> {
         Command::AgentHook(args) => runtime.block_on(agent_hook::run(args)),
         Command::Serve(args) => serve::run(args),
         Command::Import(args) => import::run(args),
+        Command::Init(args) => init::run(args),
+        #[cfg(all(feature = "catalogue", feature = "oci"))]
+        Command::Policies(args) => runtime.block_on(policies::run(args)),
         Command::New(args) => new::run(args),
         Command::Allow(args) => allow::run(args),
         Command::Bench(args) => runtime.block_on(bench::run(args)),

@@ -19,32 +19,32 @@ const KEY_MAX_BYTES: u64 = 64 << 10;
 
 /// How to reach registries; shared by the three commands.
 #[derive(clap::Args)]
-struct NetworkArgs {
+pub(super) struct NetworkArgs {
     /// Speak plain HTTP, without TLS, to every registry: bundles and credentials travel
     /// unencrypted. Only for a registry on a network you trust; registries on this machine
     /// (localhost, 127.0.0.1, [::1]) get plain HTTP without this flag
     #[arg(long)]
-    plain_http: bool,
+    pub(super) plain_http: bool,
 }
 
 #[derive(clap::Args)]
 pub struct PushArgs {
     /// The bundle to publish: a .wasm component, signed or not
-    file: PathBuf,
+    pub(super) file: PathBuf,
     /// Where: REGISTRY/REPOSITORY:TAG, with or without oci://
-    reference: String,
+    pub(super) reference: String,
     /// An annotation for the manifest, KEY=VALUE; repeatable. The bundle's metadata already
     /// sets org.opencontainers.image.title, .version and .description
     #[arg(long = "annotation", short = 'a', value_name = "KEY=VALUE")]
-    annotations: Vec<String>,
+    pub(super) annotations: Vec<String>,
     /// Sign the pushed manifest with this cosign key (as `hookhost sign --oci` would)
     #[arg(long, value_name = "KEY")]
-    sign: Option<PathBuf>,
+    pub(super) sign: Option<PathBuf>,
     /// The --sign key's password, from this environment variable
     #[arg(long, value_name = "VAR", requires = "sign")]
-    password_env: Option<String>,
+    pub(super) password_env: Option<String>,
     #[command(flatten)]
-    network: NetworkArgs,
+    pub(super) network: NetworkArgs,
 }
 
 #[derive(clap::Args)]

@@ -28,6 +28,7 @@ mod log;
 mod managed;
 mod parse;
 mod pattern;
+mod policy;
 mod projects;
 mod rules;
 mod source;

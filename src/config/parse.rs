@@ -32,6 +32,7 @@ const HOOK_KEYS: &[&str] = &[
     "matcher",
     "command",
     "wasm",
+    "policy",
     "protocol",
     "exit_codes",
     "timeout_ms",
@@ -222,9 +223,12 @@ fn unknown_top_level(
     sink: &mut Problems<'_>,
 ) {
     let looks_like_hook = |value: &DeValue<'_>| match value {
-        DeValue::Table(table) => table
-            .iter()
-            .any(|(k, _)| matches!(k.get_ref().as_ref(), "event" | "command" | "wasm")),
+        DeValue::Table(table) => table.iter().any(|(k, _)| {
+            matches!(
+                k.get_ref().as_ref(),
+                "event" | "command" | "wasm" | "policy"
+            )
+        }),
         _ => false,
     };
     let holds_hooks = match value.get_ref() {
@@ -283,10 +287,15 @@ fn parse_hook(
         Some(DeValue::String(path)) => Some(path.to_string()),
         _ => None,
     };
+    let policy_name = match hook.field("policy").map(|(value, _)| value.get_ref()) {
+        Some(DeValue::String(name)) => Some(name.to_string()),
+        _ => None,
+    };
     hook.name = explicit_name
         .clone()
         .or_else(|| command.as_ref().map(|(c, _)| c.clone()))
-        .or(wasm_path);
+        .or(wasm_path)
+        .or(policy_name);
 
     for (key, _) in table.iter() {
         let key_name = key.get_ref().as_ref();
@@ -303,7 +312,10 @@ fn parse_hook(
     let enabled = hook.bool("enabled", sink).unwrap_or(true);
     let on_failure = parse_on_failure(&hook, events.as_ref(), phase, background, sink);
     let mode = parse_mode(&hook, file_mode, sink);
-    let source = parse_source(&hook, command, item, sink);
+    let source = match hook.field("policy") {
+        Some(_) => super::policy::parse_policy(&hook, sink),
+        None => parse_source(&hook, command, item, sink),
+    };
 
     if sink.len() != errors_before {
         return None;

@@ -38,7 +38,7 @@ pub(super) fn parse_source(
             hook.problem(
                 sink,
                 &item.span(),
-                "a hook needs exactly one of `command` (run with bash -c) or `wasm` (a component file); this one has neither".to_string(),
+                "a hook needs exactly one of `command` (run with bash -c), `wasm` (a component file) or `policy` (one of hookhost's catalogue: `hookhost policies`); this one has none".to_string(),
             );
             None
         }
@@ -95,7 +95,7 @@ pub(super) fn parse_source(
     }
 }
 
-fn parse_grants(hook: &HookTable<'_, '_>, sink: &mut Problems<'_>) -> Option<Grants> {
+pub(super) fn parse_grants(hook: &HookTable<'_, '_>, sink: &mut Problems<'_>) -> Option<Grants> {
     let mut grants = Grants::default();
     let mut ok = true;
     grants.read = hook
@@ -285,6 +285,13 @@ fn parse_exit_codes(
 /// An `oci://` reference's syntax. (Without the `wasm` feature a wasm hook is refused when it
 /// is prepared, whatever its source.)
 fn check_wasm_source(path: &str) -> Result<(), String> {
+    // The catalogue's own form: written only by `policy = "NAME"`, where its options are
+    // checked.
+    if let Some(name) = path.strip_prefix(crate::source::POLICY_SCHEME) {
+        return Err(format!(
+            "`{path}` names a policy of hookhost's catalogue: write `policy = \"{name}\"` instead of `wasm`"
+        ));
+    }
     #[cfg(feature = "wasm")]
     return crate::source::check_wasm_source(path);
     #[cfg(not(feature = "wasm"))]

@@ -17,6 +17,8 @@
 //! [`HookRunner::fail_closed_in`]); the runner (`runner`) only assembles what it is given.
 
 mod build;
+#[cfg(feature = "catalogue")]
+pub(crate) mod catalogue;
 mod layers;
 mod managed;
 mod prepare;

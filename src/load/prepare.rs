@@ -49,6 +49,20 @@ impl WasmRuntime {
         trust: &TrustPolicy,
     ) -> Result<Runtime, String> {
         let engine = self.engine()?;
+        let site = crate::wasm::HookSite {
+            cwd: &options.cwd,
+            base_env: options.base_env.as_deref(),
+            compiling: options
+                .compile_observer
+                .as_ref()
+                .map(|observer| (observer, spec.name.as_str())),
+        };
+        // `policy = "NAME"`: the catalogue's component, checked against its own pins and key.
+        #[cfg(feature = "catalogue")]
+        if let Some(name) = crate::catalogue::named_by(&wasm_spec.path) {
+            return super::catalogue::load(&engine, name, spec, wasm_spec, site)
+                .map(|hook| Runtime::Plugged(Box::new(hook)));
+        }
         // An `oci://` reference loads from the store file hooks.lock pins (no network), with
         // the signatures hooks.lock carries for it.
         let (wasm_spec, attached) = crate::oci::locked_wasm_spec(wasm_spec, base_dir)?;
@@ -57,14 +71,7 @@ impl WasmRuntime {
             &wasm_spec,
             &spec.events,
             base_dir,
-            crate::wasm::HookSite {
-                cwd: &options.cwd,
-                base_env: options.base_env.as_deref(),
-                compiling: options
-                    .compile_observer
-                    .as_ref()
-                    .map(|observer| (observer, spec.name.as_str())),
-            },
+            site,
             trust,
             attached.as_ref(),
         )

@@ -45,6 +45,10 @@ pub struct WasmSpec {
     pub sha256: Option<String>,
 }
 
+/// How a policy of hookhost's catalogue (`policy = "NAME"`) is named where a wasm hook's file
+/// would be: `WasmSpec::path` is `policy:NAME`.
+pub const POLICY_SCHEME: &str = "policy:";
+
 /// Default `max_memory_mb` of a wasm hook.
 pub const DEFAULT_MAX_MEMORY_MB: u32 = 64;
 /// The largest `max_memory_mb` accepted.

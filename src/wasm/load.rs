@@ -79,65 +79,116 @@ impl WasmHook {
                 } else {
                     Vec::new()
                 };
-                let (component, cache) = engine
-                    .cache
-                    .load(&engine.engine, &sha256, || {
-                        let _told = site
-                            .compiling
-                            .map(|(observer, hook)| Compiling::start(observer, hook, meta.len()));
-                        let wrapped;
-                        let component = match binary {
-                            Binary::Component => &bytes[..],
-                            Binary::CoreModule => {
-                                wrapped = core_module::wrap(&bytes)?;
-                                &wrapped[..]
-                            }
-                        };
-                        Component::from_binary(&engine.engine, component).map_err(|error| {
-                            format!("is not a valid component: {}", root_cause(&error))
-                        })
-                    })
-                    .map_err(describe)?;
+                let (component, cache) =
+                    compile(engine, &bytes, binary, &sha256, site).map_err(describe)?;
                 if let Ok(after) = std::fs::metadata(&path) {
                     engine.cache.remember_digest(&meta, &after, &sha256);
                 }
                 (sha256, component, cache, signers)
             }
         };
-        let interface = inspect::check_component(&engine.engine, &component).map_err(describe)?;
-        if interface == Interface::V0_1 {
-            compat::check_events(events).map_err(describe)?;
-        }
-        let instance_pre = engine
-            .instantiate_pre(&component)
-            .map_err(|error| describe(format!("cannot be linked: {error:#}")))?;
-        let mismatch = |error: wasmtime::Error| {
-            describe(format!(
-                "does not match the {} hook world: {error:#}",
-                interface.package()
-            ))
-        };
-        let pre = match interface {
-            Interface::V0_2 => Pre::V0_2(
-                HandlePre::new(v0_2::HookPre::new(instance_pre).map_err(mismatch)?, engine)
-                    .map_err(describe)?,
-            ),
-            Interface::V0_1 => Pre::V0_1(v0_1::HookPre::new(instance_pre).map_err(mismatch)?),
-        };
-        Ok(WasmHook {
-            engine: engine.clone(),
-            pre,
-            sandbox: Arc::new(sandbox(spec, site)?),
-            shared: Arc::new(HookShared {
-                config_json: spec.config.to_string(),
-                state: Default::default(),
-            }),
-            fuel: spec.grants.fuel,
-            cache,
-            signers,
-            sha256: super::cache::hex(&sha256),
-        })
+        link(
+            engine, component, cache, signers, &sha256, spec, events, site, &describe,
+        )
     }
+
+    /// A component handed over as bytes whose provenance its caller has checked (a policy of
+    /// hookhost's catalogue, embedded in the binary and verified by the loading layer):
+    /// compiled or taken from the compile cache, checked and linked as [`WasmHook::load`] does.
+    /// `label` names it in messages (`policy destructive`); `signers` are the keys that
+    /// vouched for it.
+    #[cfg(feature = "catalogue")]
+    pub(crate) fn load_checked(
+        engine: &Arc<WasmEngine>,
+        bytes: &[u8],
+        label: &str,
+        spec: &WasmSpec,
+        events: &EventPattern,
+        site: HookSite<'_>,
+        signers: Vec<String>,
+    ) -> Result<WasmHook, String> {
+        let describe = |problem: String| format!("{label} {problem}");
+        let binary = inspect::check_header(bytes).map_err(describe)?;
+        let sha256: [u8; 32] = Sha256::digest(bytes).into();
+        let (component, cache) = compile(engine, bytes, binary, &sha256, site).map_err(describe)?;
+        link(
+            engine, component, cache, signers, &sha256, spec, events, site, &describe,
+        )
+    }
+}
+
+/// The compiled form of `bytes` (a component, or a core module wrapped into one), from the
+/// compile cache or compiled now, the observer told.
+fn compile(
+    engine: &WasmEngine,
+    bytes: &[u8],
+    binary: Binary,
+    sha256: &[u8; 32],
+    site: HookSite<'_>,
+) -> Result<(Component, CacheOutcome), String> {
+    engine.cache.load(&engine.engine, sha256, || {
+        let _told = site
+            .compiling
+            .map(|(observer, hook)| Compiling::start(observer, hook, bytes.len() as u64));
+        let wrapped;
+        let component = match binary {
+            Binary::Component => bytes,
+            Binary::CoreModule => {
+                wrapped = core_module::wrap(bytes)?;
+                &wrapped[..]
+            }
+        };
+        Component::from_binary(&engine.engine, component)
+            .map_err(|error| format!("is not a valid component: {}", root_cause(&error)))
+    })
+}
+
+/// A compiled component checked (its interface), linked once and given its sandbox.
+#[allow(clippy::too_many_arguments)]
+fn link(
+    engine: &Arc<WasmEngine>,
+    component: Component,
+    cache: CacheOutcome,
+    signers: Vec<String>,
+    sha256: &[u8; 32],
+    spec: &WasmSpec,
+    events: &EventPattern,
+    site: HookSite<'_>,
+    describe: &dyn Fn(String) -> String,
+) -> Result<WasmHook, String> {
+    let interface = inspect::check_component(&engine.engine, &component).map_err(describe)?;
+    if interface == Interface::V0_1 {
+        compat::check_events(events).map_err(describe)?;
+    }
+    let instance_pre = engine
+        .instantiate_pre(&component)
+        .map_err(|error| describe(format!("cannot be linked: {error:#}")))?;
+    let mismatch = |error: wasmtime::Error| {
+        describe(format!(
+            "does not match the {} hook world: {error:#}",
+            interface.package()
+        ))
+    };
+    let pre = match interface {
+        Interface::V0_2 => Pre::V0_2(
+            HandlePre::new(v0_2::HookPre::new(instance_pre).map_err(mismatch)?, engine)
+                .map_err(describe)?,
+        ),
+        Interface::V0_1 => Pre::V0_1(v0_1::HookPre::new(instance_pre).map_err(mismatch)?),
+    };
+    Ok(WasmHook {
+        engine: engine.clone(),
+        pre,
+        sandbox: Arc::new(sandbox(spec, site)?),
+        shared: Arc::new(HookShared {
+            config_json: spec.config.to_string(),
+            state: Default::default(),
+        }),
+        fuel: spec.grants.fuel,
+        cache,
+        signers,
+        sha256: super::cache::hex(sha256),
+    })
 }
 
 /// Where a wasm hook runs: the runner's cwd (its grants resolve against it) and the

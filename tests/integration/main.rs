@@ -17,6 +17,10 @@ mod approvals;
 mod architecture;
 #[cfg(feature = "wasm")]
 mod bundle;
+#[cfg(all(feature = "cli", feature = "catalogue"))]
+mod catalogue;
+#[cfg(feature = "catalogue")]
+mod catalogue_build;
 #[cfg(feature = "cli")]
 mod cli;
 #[cfg(feature = "cli")]
@@ -36,6 +40,8 @@ mod forgeflare;
 mod hardening;
 #[cfg(feature = "wasm")]
 mod hardening_cache;
+#[cfg(all(feature = "cli", feature = "catalogue"))]
+mod init;
 #[cfg(feature = "cli")]
 mod languages;
 #[cfg(feature = "cli")]

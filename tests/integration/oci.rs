@@ -3,6 +3,8 @@
 //! signatures (`cosign`), and one message per failure. Without the registry or skopeo installed
 //! these tests fail, saying what to install.
 
+#[cfg(feature = "catalogue")]
+mod catalogue;
 mod cosign;
 mod failures;
 mod keyless;

@@ -6,9 +6,10 @@
 //! `hookhost agent-hook` and through `hookhost-client` (the daemon's client, here answering
 //! in process).
 //!
-//! The guard is a command hook: the profile's policies (`policy = "destructive"`) are not
-//! wired into hookhost yet, so the hooks.toml init wrote is replaced by one hookhost loads
-//! today. Needs `cargo build --bin hookhost --bin hookhost-client` (or `HOOKHOST_BIN`).
+//! The guard is a command hook, so that this crate's test needs no catalogue: the profile's
+//! own policies (`policy = "destructive"`) are run through `hookhost init` by hookhost's
+//! tests/integration/init.rs. Needs `cargo build --bin hookhost --bin hookhost-client` (or
+//! `HOOKHOST_BIN`).
 
 mod support;
 

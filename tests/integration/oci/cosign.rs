@@ -35,8 +35,8 @@ use super::registry::{Fault, FaultProxy, Registry, require_tool, skopeo};
 use super::{Team, digest_of};
 use crate::support::build_fixture;
 
-const PASSWORD_VAR: &str = "HOOKHOST_TEST_COSIGN_PASSWORD";
-const PASSWORD: &str = "correct horse battery";
+pub(super) const PASSWORD_VAR: &str = "HOOKHOST_TEST_COSIGN_PASSWORD";
+pub(super) const PASSWORD: &str = "correct horse battery";
 /// What Debian's patch of containers/image says instead of signing or verifying.
 const DEBIAN_DISABLED: &str = "Debian-local change: sigstore disabled";
 
@@ -50,7 +50,7 @@ fn block_on<T>(future: impl std::future::Future<Output = T>) -> T {
 
 impl Team {
     /// `hookhost keygen --cosign --out NAME`: NAME.key and NAME.pub in the project.
-    fn cosign_key(&self, name: &str) -> (PathBuf, CosignPublicKey) {
+    pub(super) fn cosign_key(&self, name: &str) -> (PathBuf, CosignPublicKey) {
         let printed = self.expect(
             0,
             &[
