@@ -313,8 +313,16 @@ pub fn read_frame(reader: &mut impl Read, limit: u32) -> std::io::Result<Vec<u8>
             format!("a frame of {length} bytes, over the limit of {limit}"),
         ));
     }
-    let mut bytes = vec![0; length as usize];
-    reader.read_exact(&mut bytes)?;
+    // Grown as bytes arrive, not sized from the announced length: a peer that announces the
+    // limit and sends nothing costs no allocation of it (found by fuzzing, `wire`).
+    let mut bytes = Vec::with_capacity((length as usize).min(64 << 10));
+    reader.take(u64::from(length)).read_to_end(&mut bytes)?;
+    if bytes.len() != length as usize {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::UnexpectedEof,
+            format!("a frame of {length} bytes ended after {}", bytes.len()),
+        ));
+    }
     Ok(bytes)
 }
 
