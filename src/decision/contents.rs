@@ -11,28 +11,45 @@ use hookhost_tools::{Source, ToolKind, ToolSpec, rows};
 /// tool writes; what it replaces is file contents too). `edits` holds both sides of each edit.
 const OLD_SIDES: &[&str] = &["old_string", "old_str", "edits"];
 
-/// Whether the input field `name` of a call of `tool` holds file contents.
-pub(super) fn in_input(tool: &str, name: &str) -> bool {
-    rows(tool)
-        .filter(|spec| spec.source == Source::Tool)
-        .any(|spec| holds_contents(spec, name))
-}
+/// Where a call of one tool carries file contents: its write and edit rows of the table,
+/// looked up once per record (not once per field).
+pub(super) struct Contents(Vec<&'static ToolSpec>);
 
-/// Whether an input of `tool` that is a string, not an object, is itself file contents
-/// (Copilot's freeform `apply_patch`).
-pub(super) fn is_whole_input(tool: &str) -> bool {
-    rows(tool).any(|spec| spec.source == Source::Tool && spec.contents.contains(&""))
-}
+impl Contents {
+    /// The rows of `tool` (a tool name: [`Source::Tool`] rows).
+    pub(super) fn of_tool(tool: &str) -> Contents {
+        Contents(
+            rows(tool)
+                .filter(|spec| spec.source == Source::Tool)
+                .collect(),
+        )
+    }
 
-/// Whether the payload field `name` of the event `event` holds file contents: Cursor's file
-/// events carry their fields in the payload (`afterFileEdit`'s `edits`, `beforeReadFile`'s
-/// `content`, the file it is about to read).
-pub(super) fn in_payload(event: &str, name: &str) -> bool {
-    rows(event)
-        .filter(|spec| spec.source == Source::Event)
-        .any(|spec| {
-            holds_contents(spec, name) || (spec.kind == ToolKind::Read && name == "content")
+    /// The rows of `event` (Cursor's file events carry their fields in the payload:
+    /// `afterFileEdit`'s `edits`, `beforeReadFile`'s `content`, the file it is about to read).
+    pub(super) fn of_event(event: &str) -> Contents {
+        Contents(
+            rows(event)
+                .filter(|spec| spec.source == Source::Event)
+                .collect(),
+        )
+    }
+
+    /// Whether the field `name` holds file contents.
+    pub(super) fn holds(&self, name: &str) -> bool {
+        self.0.iter().any(|spec| {
+            holds_contents(spec, name)
+                || (spec.source == Source::Event
+                    && spec.kind == ToolKind::Read
+                    && name == "content")
         })
+    }
+
+    /// Whether an input that is a string, not an object, is itself file contents (Copilot's
+    /// freeform `apply_patch`).
+    pub(super) fn is_whole_input(&self) -> bool {
+        self.0.iter().any(|spec| spec.contents.contains(&""))
+    }
 }
 
 fn holds_contents(spec: &ToolSpec, name: &str) -> bool {
@@ -64,7 +81,10 @@ mod tests {
             ("apply_patch", "command"),
             ("apply_patch", "input"),
         ] {
-            assert!(in_input(tool, name), "{tool}.{name} is file contents");
+            assert!(
+                Contents::of_tool(tool).holds(name),
+                "{tool}.{name} is file contents"
+            );
         }
         for (tool, name) in [
             ("Write", "file_path"),
@@ -75,13 +95,16 @@ mod tests {
             ("Read", "file_path"),
             ("WebFetch", "url"),
         ] {
-            assert!(!in_input(tool, name), "{tool}.{name} is kept");
+            assert!(
+                !Contents::of_tool(tool).holds(name),
+                "{tool}.{name} is kept"
+            );
         }
-        assert!(is_whole_input("apply_patch"));
-        assert!(!is_whole_input("Bash"));
-        assert!(in_payload("afterFileEdit", "edits"));
-        assert!(in_payload("beforeReadFile", "content"));
-        assert!(!in_payload("beforeReadFile", "file_path"));
-        assert!(!in_payload("beforeShellExecution", "command"));
+        assert!(Contents::of_tool("apply_patch").is_whole_input());
+        assert!(!Contents::of_tool("Bash").is_whole_input());
+        assert!(Contents::of_event("afterFileEdit").holds("edits"));
+        assert!(Contents::of_event("beforeReadFile").holds("content"));
+        assert!(!Contents::of_event("beforeReadFile").holds("file_path"));
+        assert!(!Contents::of_event("beforeShellExecution").holds("command"));
     }
 }

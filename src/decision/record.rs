@@ -69,26 +69,33 @@ impl Draft {
         masks: &Masks,
     ) -> Draft {
         let call = event.tool_call();
+        // The table is read only when contents are dropped, and once per record.
+        let input_contents = call
+            .filter(|_| masks.contents)
+            .map(|call| contents::Contents::of_tool(call.tool));
+        let payload_contents = masks
+            .contents
+            .then(|| contents::Contents::of_event(&outcome.event));
         let input = call.and_then(|call| match call.input {
             Value::Object(fields) => Some(Value::Object(
                 fields
                     .iter()
                     .filter(|(name, _)| {
                         let dropped = masks.input.iter().any(|dropped| dropped == *name)
-                            || (masks.contents && contents::in_input(call.tool, name));
+                            || input_contents.as_ref().is_some_and(|c| c.holds(name));
                         !dropped
                     })
                     .map(|(name, value)| (name.clone(), value.clone()))
                     .collect(),
             )),
-            Value::String(_) if masks.contents && contents::is_whole_input(call.tool) => None,
+            Value::String(_) if input_contents.as_ref().is_some_and(|c| c.is_whole_input()) => None,
             other => Some(other.clone()),
         });
         let payload = event
             .fields()
             .filter(|(name, _)| {
                 let dropped = masks.payload.iter().any(|dropped| dropped == name)
-                    || (masks.contents && contents::in_payload(&outcome.event, name));
+                    || payload_contents.as_ref().is_some_and(|c| c.holds(name));
                 !dropped
             })
             .map(|(name, value)| (name.to_string(), value.clone()))

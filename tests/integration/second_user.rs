@@ -97,7 +97,7 @@ fn victims_calls(project: &Project, victim: u32) -> Vec<(Output, String)> {
         .into_iter()
         .map(|(name, mut command)| {
             let trace = project.path(&format!("trace-{name}"));
-            let mut child = command
+            command
                 .current_dir(project.root())
                 .env_clear()
                 .env("PATH", std::env::var_os("PATH").unwrap_or_default())
@@ -105,23 +105,29 @@ fn victims_calls(project: &Project, victim: u32) -> Vec<(Output, String)> {
                 .env("HOOKHOST_CONFIG_DIR", project.path(".home/config"))
                 .env("HOOKHOST_DATA_DIR", project.path(".home/data"))
                 .env("XDG_CACHE_HOME", project.path(".home/cache"))
-                .env("HOOKHOST_CLIENT_LOG", &trace)
-                .stdin(Stdio::piped())
-                .stdout(Stdio::piped())
-                .stderr(Stdio::piped())
-                .spawn()
-                .unwrap();
-            use std::io::Write as _;
-            child
-                .stdin
-                .take()
-                .unwrap()
-                .write_all(event.as_bytes())
-                .unwrap();
-            let out = child.wait_with_output().unwrap();
+                .env("HOOKHOST_CLIENT_LOG", &trace);
+            let out = fed(&mut command, &event);
             (out, std::fs::read_to_string(&trace).unwrap_or_default())
         })
         .collect()
+}
+
+/// Runs `command` with `event` on its stdin, and what it said.
+fn fed(command: &mut Command, event: &str) -> Output {
+    use std::io::Write as _;
+    let mut child = command
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(event.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
 }
 
 fn assert_denied_in_process(calls: &[(Output, String)], why: &str) {
@@ -285,27 +291,15 @@ fn a_managed_file_another_user_can_swap_is_refused_and_every_tool_call_blocks() 
         let managed = setup();
         let event = crate::support::claude_bash_event(&project, "s", "ls");
         let mut command = as_user(victim, env!("CARGO_BIN_EXE_hookhost"));
-        let mut child = command
+        command
             .args(["agent-hook", "--format", "claude"])
             .current_dir(project.root())
             .env_clear()
             .env("PATH", std::env::var_os("PATH").unwrap_or_default())
             .env("HOME", project.path(".home"))
             .env("HOOKHOST_CONFIG_DIR", project.path(".home/config"))
-            .env(hookhost::config::MANAGED_CONFIG_ENV, &managed)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        use std::io::Write as _;
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(event.as_bytes())
-            .unwrap();
-        let out = child.wait_with_output().unwrap();
+            .env(hookhost::config::MANAGED_CONFIG_ENV, &managed);
+        let out = fed(&mut command, &event);
         let stdout = String::from_utf8_lossy(&out.stdout);
         assert!(
             stdout.contains(r#""permissionDecision":"deny""#)
