@@ -9,7 +9,7 @@
 //!                                prepare: each hook's runtime (command; wasm: [trust],
 //!                                         hooks.lock, the engine); the agent's variables
 //!                                recorder: whose [log] and [telemetry] the runner records with
-//!                           ──▶ HookRunner::assemble(hooks, runtimes) + the recorder handed to it
+//!                           ──▶ Runner::assemble(hooks, runtimes) (the core's) as a HookRunner + the recorder handed to it
 //! ```
 //!
 //! Every constructor of a runner that reads a file is here ([`HookRunner::load`],
@@ -33,6 +33,7 @@ pub use layers::Layers;
 
 use crate::config::{Config, ConfigError};
 use crate::runner::{HookRunner, RunnerOptions};
+use hookhost_core::Runner;
 #[cfg(feature = "wasm")]
 use crate::{config::HookSpec, runner::Runtime, wasm::WasmInfo};
 
@@ -56,12 +57,7 @@ impl HookRunner {
         }
         match Config::load_optional(config_path)? {
             Some(config) => HookRunner::new(config, options),
-            None => Ok(HookRunner::assemble(
-                config_path.to_path_buf(),
-                Vec::new(),
-                None,
-                &options,
-            )),
+            None => Ok(Runner::assemble(config_path.to_path_buf(), Vec::new(), None, &options).into()),
         }
     }
 
