@@ -12,7 +12,7 @@ use crate::source::reference::Digest;
 
 fn fixture(name: &str) -> Vec<u8> {
     let path = format!(
-        "{}/tests/fixtures/sigstore/{name}",
+        "{}/../../tests/fixtures/sigstore/{name}",
         env!("CARGO_MANIFEST_DIR")
     );
     std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
