@@ -1,6 +1,6 @@
 //! A cancellation token: how one side of a call tells the other that it gave up.
 //!
-//! Two uses, both at a language boundary ([`crate::embed`]): an embedder cancels a fire in
+//! Two uses, both at a language boundary (`hookhost::embed`): an embedder cancels a fire in
 //! flight from another thread, and a foreign callback learns that hookhost abandoned its call
 //! (its deadline passed, or the fire that made it was cancelled). The flag can be polled from
 //! any thread (a Go or Python callback checks it between steps) and awaited (the fire waits on

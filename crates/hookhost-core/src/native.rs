@@ -8,7 +8,7 @@
 //! closure runs as its own task and is cancelled at its deadline, or when the fire that called
 //! it is dropped.
 //!
-//! A foreign hook (a callback in another language, built by [`crate::embed`]) answers like a
+//! A foreign hook (a callback in another language, built by `hookhost::embed`) answers like a
 //! command hook: it gets the event in a command-hook protocol's JSON and its answer is read by
 //! that protocol's code, so it cannot answer anything a command hook could not. Its deadline
 //! is enforced here; a late answer is discarded, and its [`CancelToken`] tells it so.
@@ -117,7 +117,7 @@ impl NativeHook {
     }
 
     /// A hook in another language that answers in `protocol`, as a command hook would (see
-    /// [`crate::embed`]). The exit-code protocol has no JSON answer, so it is refused.
+    /// `hookhost::embed`). The exit-code protocol has no JSON answer, so it is refused.
     pub fn foreign(
         name: String,
         events: &str,

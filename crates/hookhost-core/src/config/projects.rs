@@ -28,7 +28,7 @@ pub enum ProjectPolicy {
     #[default]
     Allow,
     /// A project's hooks run only once the user approved that exact file content, and the
-    /// project's files they run (`hookhost allow`, `crate::approvals`); until then its guards
+    /// project's files they run (`hookhost allow`, `hookhost::approvals`); until then its guards
     /// block and its other hooks are skipped.
     Approve,
     /// A project's hooks may only be wasm, with grants within the user's ceiling; its command

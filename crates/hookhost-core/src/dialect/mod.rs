@@ -5,11 +5,11 @@
 //!
 //! | agent | its dialect | its scripts run as command hooks | `agent-hook` answers it | its settings imported |
 //! |---|---|---|---|---|
-//! | Claude Code | [`claude`] | `protocol::claude` | [`crate::agent::claude`] | `agent::import::claude` |
-//! | Copilot CLI | [`copilot`] | `protocol::copilot` | [`crate::agent::copilot`] | `agent::import::copilot` |
-//! | Gemini CLI | [`gemini`] | `protocol::gemini` | [`crate::agent::gemini`] | `agent::import::gemini` |
-//! | Codex CLI | [`codex`] | `protocol::codex` | [`crate::agent::codex`] | `agent::import::codex` |
-//! | Cursor | [`cursor`] | `protocol::cursor` | [`crate::agent::cursor`] | `agent::import::cursor` |
+//! | Claude Code | [`claude`] | `protocol::claude` | `hookhost::agent::claude` | `agent::import::claude` |
+//! | Copilot CLI | [`copilot`] | `protocol::copilot` | `hookhost::agent::copilot` | `agent::import::copilot` |
+//! | Gemini CLI | [`gemini`] | `protocol::gemini` | `hookhost::agent::gemini` | `agent::import::gemini` |
+//! | Codex CLI | [`codex`] | `protocol::codex` | `hookhost::agent::codex` | `agent::import::codex` |
+//! | Cursor | [`cursor`] | `protocol::cursor` | `hookhost::agent::cursor` | `agent::import::cursor` |
 //!
 //! Events are data here too: one table per agent says, per event, its name on both sides and
 //! what the agent reads from an answer. The protocols (running an agent's own scripts) and the
