@@ -45,13 +45,20 @@ mod trap;
 use hookhost_core::{dirs, durable, event, matcher, outcome, runtime, source, text, verdict};
 use hookhost_trust::bundle;
 
-pub use cache::CompileCache;
 pub use cache::{CACHE_KEY_ENV, CacheKeyError, CacheMode, CacheOutcome};
 pub use hookhost_core::compiling::{CompileEvent, CompileObserver};
-pub use engine::WasmEngine;
-pub use hook::WasmHook;
 pub use info::{WasmImports, WasmInfo};
-pub use load::HookSite;
+// For hookhost's loading layer, which builds wasm hooks: not a stable interface.
+#[doc(hidden)]
+pub use {cache::CompileCache, engine::WasmEngine, hook::WasmHook, load::HookSite};
+
+/// The wasmtime this runtime is built on, for hookhost's own tests and benchmarks (a component
+/// checked in plain wasmtime, the bare-wasmtime floor), so that they need no dependency of
+/// their own on it. Not a stable interface.
+#[doc(hidden)]
+pub mod deps {
+    pub use {wasmtime, wasmtime_wasi, wit_component};
+}
 
 /// The WIT package and version hook authors build against, e.g. `hookhost:hooks@0.2.0`.
 pub fn wit_package() -> String {
