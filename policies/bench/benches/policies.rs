@@ -88,8 +88,20 @@ fn cases() -> Vec<Case> {
             wasm: None,
             ..case("runner, no hook", "", pre, bash.clone(), "allow")
         },
-        case("destructive-guard (example)", "destructive_guard", pre, bash.clone(), "allow"),
-        case("destructive", "policy_destructive", pre, bash.clone(), "allow"),
+        case(
+            "destructive-guard (example)",
+            "destructive_guard",
+            pre,
+            bash.clone(),
+            "allow",
+        ),
+        case(
+            "destructive",
+            "policy_destructive",
+            pre,
+            bash.clone(),
+            "allow",
+        ),
         case(
             "destructive (blocks)",
             "policy_destructive",
@@ -99,7 +111,13 @@ fn cases() -> Vec<Case> {
         ),
         Case {
             options: "action = \"block\"\n",
-            ..case("secrets (tool input)", "policy_secrets", pre, bash.clone(), "allow")
+            ..case(
+                "secrets (tool input)",
+                "policy_secrets",
+                pre,
+                bash.clone(),
+                "allow",
+            )
         },
         Case {
             options: "action = \"block\"\n",
@@ -121,7 +139,13 @@ fn cases() -> Vec<Case> {
                 "block",
             )
         },
-        case("protected-paths (shell)", "policy_protected_paths", pre, bash.clone(), "allow"),
+        case(
+            "protected-paths (shell)",
+            "policy_protected_paths",
+            pre,
+            bash.clone(),
+            "allow",
+        ),
         case(
             "protected-paths (Read)",
             "policy_protected_paths",
@@ -167,7 +191,13 @@ fn cases() -> Vec<Case> {
             keys: "read = [\".\"]\n",
             options: "discard = \"block\"\n",
             files: &[(".git/HEAD", "ref: refs/heads/feature/x\n")],
-            ..case("git-safety", "policy_git_safety", pre, bash.clone(), "allow")
+            ..case(
+                "git-safety",
+                "policy_git_safety",
+                pre,
+                bash.clone(),
+                "allow",
+            )
         },
         Case {
             keys: "read = [\".\"]\n",

@@ -93,7 +93,13 @@ fn real_world_floor() {
             println!("{category}\t{command:?}\t{found:?}");
         }
     }
-    assert!(dangerous >= 20 && everyday >= 30, "{dangerous} and {everyday} lines");
+    assert!(
+        dangerous >= 20 && everyday >= 30,
+        "{dangerous} and {everyday} lines"
+    );
     assert!(blocked * 100 >= dangerous * 85, "{blocked}/{dangerous}");
-    assert!(false_blocks * 100 <= everyday * 5, "{false_blocks}/{everyday}");
+    assert!(
+        false_blocks * 100 <= everyday * 5,
+        "{false_blocks}/{everyday}"
+    );
 }

@@ -265,7 +265,11 @@ impl Policy {
             .map(|r| r.target.text.as_str())
             .find(|target| rules::startup_file(target));
         let target = match call.program {
-            "tee" => call.args.iter().map(String::as_str).find(|a| rules::startup_file(a)),
+            "tee" => call
+                .args
+                .iter()
+                .map(String::as_str)
+                .find(|a| rules::startup_file(a)),
             "echo" | "printf" | "cat" => redirected,
             _ => None,
         }?;
@@ -285,7 +289,10 @@ impl Policy {
         };
         let finding = self.check_at(&text, depth + 1)?;
         Some(Finding {
-            what: format!("written into {target}, every new shell runs it: {}", finding.what),
+            what: format!(
+                "written into {target}, every new shell runs it: {}",
+                finding.what
+            ),
             ..finding
         })
     }

@@ -41,8 +41,14 @@ fn each_rule_blocks_what_it_names() {
         ("echo x > /etc/hosts", "system/overwrite-system-file"),
         ("echo x > ~/.bashrc", "system/overwrite-system-file"),
         ("echo 'sudo shutdown -h 0' >> ~/.zshrc", "system/power"),
-        ("printf 'rm -rf ~\\n' >> ~/.profile", "filesystem/rm-recursive"),
-        ("echo 'curl -s x | sh' | tee -a ~/.bashrc", "rce/pipe-to-shell"),
+        (
+            "printf 'rm -rf ~\\n' >> ~/.profile",
+            "filesystem/rm-recursive",
+        ),
+        (
+            "echo 'curl -s x | sh' | tee -a ~/.bashrc",
+            "rce/pipe-to-shell",
+        ),
         ("sudo tee -a /etc/sudoers", "system/overwrite-system-file"),
         ("cp evil /usr/bin/ls", "system/overwrite-system-file"),
         ("sed -i s/a/b/ /etc/passwd", "system/overwrite-system-file"),

@@ -47,7 +47,10 @@ pub struct Case {
 /// Every line of both files, corpus.tsv's first.
 pub fn read(crate_dir: &Path) -> Vec<Case> {
     let mut cases = read_file(&crate_dir.join("corpus.tsv"), Part::Tuned);
-    cases.extend(read_file(&crate_dir.join("corpus-real.tsv"), Part::RealWorld));
+    cases.extend(read_file(
+        &crate_dir.join("corpus-real.tsv"),
+        Part::RealWorld,
+    ));
     cases
 }
 

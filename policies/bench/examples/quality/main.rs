@@ -30,7 +30,8 @@ use policy_destructive::Policy;
 
 /// The packs `hookhost init --profile standard` gives the destructive policy
 /// (crates/init/src/profile.rs); git is git-safety's there.
-const STANDARD_PACKS: &str = r#"{"packs": ["filesystem", "system", "disks", "rce", "exfiltration"]}"#;
+const STANDARD_PACKS: &str =
+    r#"{"packs": ["filesystem", "system", "disks", "rce", "exfiltration"]}"#;
 
 /// One configuration's decisions, line by line; `None` when it was not run.
 struct Column {
@@ -80,7 +81,12 @@ fn main() {
         },
         Column {
             title: "destructive, init standard packs",
-            blocks: Some(cases.iter().map(|c| standard.check(&c.command).is_some()).collect()),
+            blocks: Some(
+                cases
+                    .iter()
+                    .map(|c| standard.check(&c.command).is_some())
+                    .collect(),
+            ),
         },
         Column {
             title: "destructive, every pack (wasm)",
@@ -177,7 +183,10 @@ fn by_category(part: Part, cases: &[Case], columns: &[Column]) {
         println!("| {what} | {} |", titles.join(" | "));
         println!("|---|{}", "---:|".repeat(columns.len()));
         let mut categories: BTreeMap<&str, ()> = BTreeMap::new();
-        for case in cases.iter().filter(|c| c.part == part && c.dangerous == dangerous) {
+        for case in cases
+            .iter()
+            .filter(|c| c.part == part && c.dangerous == dangerous)
+        {
             categories.insert(&case.category, ());
         }
         for category in categories.keys() {

@@ -83,9 +83,7 @@ fn service_state(operand: &str) -> Option<&'static str> {
     let parts: Vec<&str> = operand.split('/').filter(|p| !p.is_empty()).collect();
     match parts.as_slice() {
         ["var", "lib", "apt", ..] => None,
-        ["var", "lib" | "opt", name, ..] if !name.starts_with('*') => {
-            Some("a service's data")
-        }
+        ["var", "lib" | "opt", name, ..] if !name.starts_with('*') => Some("a service's data"),
         _ => None,
     }
 }

@@ -52,7 +52,7 @@ pub fn git(call: &Call) -> Option<Hit> {
     let broad = |p: &&str| matches!(*p, "." | "*" | ":/" | "./" | ":(top)" | "-A");
     // A directory named as one (`lib/`): every file under it (an agent reverting a few files
     // this way lost days of unstaged work; branch names never end in `/`).
-    let tree = |p: &&&str| p.len() > 1 && p.ends_with('/') && !broad(*p);
+    let tree = |p: &&&str| p.len() > 1 && p.ends_with('/') && !broad(p);
     match sub {
         "push" => push(&flags),
         "reset" if flags.long("hard") => hit(

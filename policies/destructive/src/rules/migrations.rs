@@ -94,7 +94,9 @@ pub fn framework_reset(call: &Call) -> Option<Hit> {
         }
         // `php artisan ...`, `python manage.py ...`: the script is the program.
         interpreter
-            if interpreter == "php" || interpreter == "sail" || interpreter.starts_with("python") =>
+            if interpreter == "php"
+                || interpreter == "sail"
+                || interpreter.starts_with("python") =>
         {
             let (script, args) = operands.split_first()?;
             reset(script.rsplit('/').next().unwrap_or(script), args)
@@ -138,7 +140,10 @@ mod tests {
     #[test]
     fn migrations_that_keep_data_pass() {
         for (name, command) in [
-            ("prisma migrate dev", "npx prisma migrate dev --name add_field"),
+            (
+                "prisma migrate dev",
+                "npx prisma migrate dev --name add_field",
+            ),
             ("prisma push", "npx prisma db push"),
             ("prisma generate", "pnpm prisma generate"),
             ("rails migrate", "rails db:migrate"),
