@@ -187,6 +187,18 @@ fn cases() -> Vec<Case> {
                 "block",
             )
         },
+        // The same call without the `read` grant (so without the current branch): what the
+        // preopened directory costs.
+        Case {
+            options: "discard = \"block\"\n",
+            ..case(
+                "git-safety (no read grant)",
+                "policy_git_safety",
+                pre,
+                bash.clone(),
+                "allow",
+            )
+        },
         Case {
             keys: "read = [\".\"]\n",
             options: "discard = \"block\"\n",
