@@ -78,19 +78,19 @@
 // hookhost-log (the decision log, and OpenTelemetry with `telemetry`). Their modules keep the
 // paths embedders know (`hookhost::event`, `hookhost::wasm`, ...); what they keep for
 // hookhost's own crates stays private here.
+#[cfg(feature = "catalogue")]
+pub use hookhost_core::catalogue;
+use hookhost_core::{cancel, command, dirs, native, protocol, recording, runtime};
 pub use hookhost_core::{
     config, convergence, dialect, durable, event, matcher, outcome, source, text, verdict,
 };
-#[cfg(feature = "catalogue")]
-pub use hookhost_core::catalogue;
+pub use hookhost_log::decision;
+#[cfg(feature = "telemetry")]
+pub use hookhost_log::telemetry;
 #[cfg(feature = "wasm")]
 pub use hookhost_trust::{bundle, oci};
 #[cfg(feature = "wasm")]
 pub use hookhost_wasm as wasm;
-pub use hookhost_log::decision;
-#[cfg(feature = "telemetry")]
-pub use hookhost_log::telemetry;
-use hookhost_core::{cancel, command, dirs, native, protocol, recording, runtime};
 
 // What the loading layer reads besides hooks.toml: the user's approvals of projects.
 pub mod approvals;

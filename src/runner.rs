@@ -5,8 +5,8 @@
 
 use std::ops::{Deref, DerefMut};
 
-pub(crate) use hookhost_core::runner::{RuleInfo, Runtime};
 pub use hookhost_core::runner::{Flushed, LoadedRule, RunnerOptions};
+pub(crate) use hookhost_core::runner::{RuleInfo, Runtime};
 use hookhost_core::{ConfigError, Runner};
 
 /// Runs a project's hooks. Cheap to clone; `Send + Sync`; every method takes `&self`, so many

@@ -33,9 +33,9 @@ pub use layers::Layers;
 
 use crate::config::{Config, ConfigError};
 use crate::runner::{HookRunner, RunnerOptions};
-use hookhost_core::Runner;
 #[cfg(feature = "wasm")]
 use crate::{config::HookSpec, runner::Runtime, wasm::WasmInfo};
+use hookhost_core::Runner;
 
 impl HookRunner {
     /// Loads `config_path`. A missing file is a runner with no hooks (R2: unconfigured is the
@@ -57,7 +57,9 @@ impl HookRunner {
         }
         match Config::load_optional(config_path)? {
             Some(config) => HookRunner::new(config, options),
-            None => Ok(Runner::assemble(config_path.to_path_buf(), Vec::new(), None, &options).into()),
+            None => {
+                Ok(Runner::assemble(config_path.to_path_buf(), Vec::new(), None, &options).into())
+            }
         }
     }
 

@@ -53,11 +53,7 @@ impl WasmEngine {
     /// An engine for a runner. `fuel` turns on instruction counting, needed when any hook sets
     /// `fuel` (it makes every call a little slower, so it is off otherwise). `instances` wasm
     /// calls can be in flight at once; more wait for a slot.
-    pub fn new(
-        fuel: bool,
-        instances: u32,
-        cache: CompileCache,
-    ) -> wasmtime::Result<WasmEngine> {
+    pub fn new(fuel: bool, instances: u32, cache: CompileCache) -> wasmtime::Result<WasmEngine> {
         let instances = instances.clamp(1, MAX_INSTANCES);
         let mut config = Config::new();
         config

@@ -13,7 +13,6 @@ use super::bindings::{Interface, v0_1, v0_2};
 use super::cache::CacheOutcome;
 use super::call_state::{HookShared, Sandbox};
 use super::compat;
-use hookhost_core::compiling::{CompileEvent, CompileObserver};
 use super::core_module;
 use super::engine::WasmEngine;
 use super::handle::HandlePre;
@@ -23,6 +22,7 @@ use super::trap::root_cause;
 use crate::bundle::{self, Attached, TrustPolicy};
 use crate::matcher::EventPattern;
 use crate::source::WasmSpec;
+use hookhost_core::compiling::{CompileEvent, CompileObserver};
 
 impl WasmHook {
     /// Reads, checks, compiles (or loads from the cache) and links the component of `spec`,

@@ -141,10 +141,7 @@ pub fn boolean(value: &DeValue<'_>, key: &str) -> Result<bool, String> {
 }
 
 /// A table field's value, or the problem to report at its span.
-pub fn subtable<'a, 'i>(
-    value: &'a DeValue<'i>,
-    key: &str,
-) -> Result<&'a DeTable<'i>, String> {
+pub fn subtable<'a, 'i>(value: &'a DeValue<'i>, key: &str) -> Result<&'a DeTable<'i>, String> {
     match value {
         DeValue::Table(table) => Ok(table),
         other => Err(format!(

@@ -132,10 +132,7 @@ impl super::Runner {
     }
 
     /// The configured hooks whose runtime `what` says something of, with what it says.
-    pub fn configured_with<T>(
-        &self,
-        what: impl Fn(&Runtime) -> Option<T>,
-    ) -> Vec<(&HookSpec, T)> {
+    pub fn configured_with<T>(&self, what: impl Fn(&Runtime) -> Option<T>) -> Vec<(&HookSpec, T)> {
         let hooks = self.snapshot();
         self.inner
             .configured

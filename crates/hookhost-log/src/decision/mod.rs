@@ -25,11 +25,11 @@ mod recorder;
 mod redaction;
 
 pub use file::{DecisionFile, FileLock};
+pub use outcomes::SharedRecorder;
 pub(crate) use record::Masks;
 pub(crate) use record::new_id;
 pub use record::{Draft, Provenance, record};
 pub use recorder::{Export, Recorder};
-pub use outcomes::SharedRecorder;
 
 use std::sync::Arc;
 

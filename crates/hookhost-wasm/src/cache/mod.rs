@@ -43,7 +43,6 @@ use std::path::{Path, PathBuf};
 use wasmtime::Engine;
 use wasmtime::component::Component;
 
-
 mod map;
 mod records;
 
