@@ -48,9 +48,9 @@
 //! boundary needs).
 //!
 //! Three ways in:
-//! - the native API: [`HookRunner`] with [`RunnerOptions`]; [`HookRunner::fire`] takes any
+//! - the native API: [`HookRunner`] with [`RunnerOptions`]; [`HookRunner::fire`](hookhost_core::Runner::fire) takes any
 //!   [`Event`] and returns an [`Outcome`] (the merged [`Decision`], the rewritten input, context,
-//!   stop, signals, and every hook's report); [`HookRunner::register`] adds [`NativeHook`]s;
+//!   stop, signals, and every hook's report); [`HookRunner::register`](hookhost_core::Runner::register) adds [`NativeHook`]s;
 //! - [`forgeflare`], the exact surface of forgeflare's own hook module, as a thin facade;
 //! - [`embed`], for other languages: events and outcomes as JSON, their callbacks as hooks, a
 //!   fire cancelled from another thread (the C ABI in `capi/` and the language packages).
@@ -80,7 +80,7 @@
 // hookhost's own crates stays private here.
 #[cfg(feature = "catalogue")]
 pub use hookhost_core::catalogue;
-use hookhost_core::{cancel, command, dirs, native, protocol, recording, runtime};
+use hookhost_core::{cancel, dirs, native, protocol};
 pub use hookhost_core::{
     config, convergence, dialect, durable, event, matcher, outcome, source, text, verdict,
 };
@@ -92,23 +92,16 @@ pub use hookhost_trust::{bundle, oci};
 #[cfg(feature = "wasm")]
 pub use hookhost_wasm as wasm;
 
-// What the loading layer reads besides hooks.toml: the user's approvals of projects.
-pub mod approvals;
-// The runner an embedder holds: the core's runner, built by the loading layer.
-mod runner;
-// The loading layer: configuration files, approvals, trust and the log's settings in, a
-// runner out.
-mod load;
+// Above the core, bottom up: hookhost-load (the loading layer: layers, approvals, trust and
+// the log's settings in, a `HookRunner` out; forgeflare's facade over it and R6's counters),
+// hookhost-agents (the agents' edge: `agent-hook` and import) and hookhost-serve (the daemon).
+pub use hookhost_agents as agent;
+pub use hookhost_load::{approvals, counters, forgeflare};
+use hookhost_load::{load, runner};
+pub use hookhost_serve as serve;
 
-// What an agent loop keeps between events (R6), and adapters at the edge.
-pub mod agent;
-pub mod counters;
-pub mod forgeflare;
 // Policy tests (`hookhost test`): a leaf over the runner and `agent`.
 pub mod policy_test;
-// A daemon that keeps runners loaded: a leaf over `agent`. Its wire, and the small client
-// binary agents spawn (`hookhost-client`), are the `hookhost-client` crate (std only).
-pub mod serve;
 // What every language boundary (the C ABI, Go, Python, Node) needs: events and outcomes as
 // JSON, foreign callbacks as hooks, cancelling a fire. A leaf over the runner.
 pub mod embed;

@@ -1,6 +1,6 @@
 //! Cancelling a fire in flight, and the whole JSON round trip an embedder makes per event.
 //!
-//! What dropping [`HookRunner::fire`]'s future stops, hook by hook (each checked by a test in
+//! What dropping [`HookRunner::fire`](hookhost_core::Runner::fire)'s future stops, hook by hook (each checked by a test in
 //! tests/integration/embed.rs):
 //! - a command hook: its whole process session is killed (SIGKILL) at once, and reaped in the
 //!   background; nothing it started stays, unless it left its session on purpose (`setsid`);
@@ -13,7 +13,7 @@
 //!   the token);
 //! - a sync Rust closure runs to its end first (it cannot be interrupted);
 //! - async hooks (`async = true`) already handed to the background go on: they are observers
-//!   that nothing waits for, and [`HookRunner::flush`] (or `SessionEnd`) collects them.
+//!   that nothing waits for, and [`HookRunner::flush`](hookhost_core::Runner::flush) (or `SessionEnd`) collects them.
 //!
 //! [`fire_cancellable`] drops the fire for the embedder when its token is cancelled, from any
 //! thread, and says so with [`Cancelled`]: never an outcome that looks like an allow.
@@ -52,7 +52,7 @@ pub enum FireError {
 /// documentation for what that stops) and the result is [`Cancelled`].
 ///
 /// A Stop with forgeflare's `reason` (one of the seven [`StopReason`]s) also writes `final` to
-/// convergence.json, once per session, as [`HookRunner::stop`] does.
+/// convergence.json, once per session, as [`HookRunner::stop`](hookhost_core::Runner::stop) does.
 pub async fn fire_cancellable(
     runner: &HookRunner,
     event: &Event<'_>,
@@ -71,7 +71,7 @@ pub async fn fire_cancellable(
     }
 }
 
-/// Fires `event`; a forgeflare Stop writes `final` as [`HookRunner::stop`] does.
+/// Fires `event`; a forgeflare Stop writes `final` as [`HookRunner::stop`](hookhost_core::Runner::stop) does.
 async fn fire(runner: &HookRunner, event: &Event<'_>) -> Outcome {
     let forgeflare_stop = (event.name() == "Stop")
         .then(|| event.field("reason")?.as_str())

@@ -114,7 +114,7 @@ fn take(reply: &Reply) -> Option<oneshot::Sender<Result<Vec<u8>, CallbackError>>
 /// calls `callback` where `site` says and reads its answer in `protocol` (forgeflare's, unless
 /// the language's agent SDK speaks Claude Code's). Refine it with [`NativeHook`]'s builders
 /// (`with_matcher`, `with_timeout`, `with_on_failure`, `observe`, `background`, `with_mode`)
-/// and register it with [`crate::HookRunner::register`].
+/// and register it with [`HookRunner::register`](hookhost_core::Runner::register).
 pub fn foreign_hook(
     name: impl Into<String>,
     events: &str,

@@ -24,7 +24,7 @@ pub fn outcome_value(outcome: &Outcome) -> Value {
     serde_json::to_value(OutcomeJson::of(outcome)).expect("an outcome serializes")
 }
 
-/// What [`crate::HookRunner::flush`] found, as JSON: `{"reports": [...], "pending": n}`, each
+/// What [`HookRunner::flush`](hookhost_core::Runner::flush) found, as JSON: `{"reports": [...], "pending": n}`, each
 /// report in the outcome's `reports` shape.
 pub fn flushed_json(flushed: &Flushed) -> Vec<u8> {
     #[derive(Serialize)]

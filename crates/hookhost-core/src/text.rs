@@ -14,7 +14,7 @@ pub(crate) const QUOTE_MAX_CHARS: usize = 120;
 pub(crate) const LINE_MAX_CHARS: usize = 4096;
 
 /// `text` in double quotes, with control characters, quotes and backslashes escaped as in
-/// Rust (`\n`, `\u{1b}`), cut after [`QUOTE_MAX_CHARS`] characters.
+/// Rust (`\n`, `\u{1b}`), cut after `QUOTE_MAX_CHARS` characters.
 pub fn quote(text: &str) -> String {
     let (kept, cut) = cut(text, QUOTE_MAX_CHARS);
     let mut quoted = format!("{kept:?}");
@@ -25,7 +25,7 @@ pub fn quote(text: &str) -> String {
 }
 
 /// One line of a hook's output, safe to print after `[hook NAME] `: control characters other
-/// than tab escaped, cut after [`LINE_MAX_CHARS`] characters.
+/// than tab escaped, cut after `LINE_MAX_CHARS` characters.
 pub fn line(text: &str) -> Cow<'_, str> {
     let (kept, cut) = cut(text, LINE_MAX_CHARS);
     if cut == 0 && !kept.chars().any(is_unsafe) {
@@ -46,7 +46,7 @@ pub fn line(text: &str) -> Cow<'_, str> {
 }
 
 /// A name (a hook's or a key's, from hooks.toml) safe to print inside a message or a
-/// `[hook NAME]` prefix: control characters escaped, cut after [`QUOTE_MAX_CHARS`] characters.
+/// `[hook NAME]` prefix: control characters escaped, cut after `QUOTE_MAX_CHARS` characters.
 pub fn name(text: &str) -> Cow<'_, str> {
     let (kept, cut) = cut(text, QUOTE_MAX_CHARS);
     match line(kept) {

@@ -55,7 +55,7 @@ impl CacheMode {
     }
 
     /// Makes the cache's key if it is missing, and checks that it can be used: the reason a
-    /// load reported [`CacheOutcome::NoKey`], for `hookhost check`. `Ok` for a disabled cache.
+    /// load reported `CacheOutcome::NoKey` (hookhost-wasm), for `hookhost check`. `Ok` for a disabled cache.
     pub fn check_key(&self) -> Result<(), CacheKeyError> {
         self.open().map(drop)
     }

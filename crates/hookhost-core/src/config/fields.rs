@@ -73,7 +73,7 @@ impl<'t> Problems<'t> {
     }
 
     /// The problems in file order (keys of a table are visited in map order), at most
-    /// [`MAX_PROBLEMS`] of them, then one line counting the rest.
+    /// `MAX_PROBLEMS` of them, then one line counting the rest.
     pub fn finish(&mut self) -> Vec<ConfigProblem> {
         let list = std::mem::take(&mut self.list);
         self.locate(list)

@@ -11,7 +11,7 @@ use tokio::io::{AsyncRead, AsyncReadExt as _};
 pub const STDERR_CAP_BYTES: usize = 64 * 1024;
 
 /// A hook's stderr: forwarded line by line to the host's stderr under the hook's name, and
-/// kept (up to [`STDERR_CAP_BYTES`]) for the caller's report.
+/// kept (up to `STDERR_CAP_BYTES`) for the caller's report.
 #[derive(Debug)]
 pub struct StderrCapture<'a> {
     name: &'a str,

@@ -8,6 +8,7 @@ use crate::dialect::{AgentFormat, BlockAs};
 use crate::event::catalog;
 use crate::outcome::{Block, Decision, Notice, Outcome};
 use crate::verdict::HookFailure;
+use hookhost_client::wire::Reply;
 
 /// What `agent-hook` answers the agent: stdout, stderr and the exit status.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -114,4 +115,26 @@ fn unrunnable(
             .push_str(&format!("hookhost: {by}: {problem}\n"));
     }
     reply
+}
+
+// The daemon's wire carries a reply as `hookhost_client`'s `Reply` (the client binary prints it
+// as the agent reads it): the same three parts.
+impl From<AgentReply> for Reply {
+    fn from(reply: AgentReply) -> Reply {
+        Reply {
+            exit_code: reply.exit_code,
+            stdout: reply.stdout,
+            stderr: reply.stderr,
+        }
+    }
+}
+
+impl From<Reply> for AgentReply {
+    fn from(reply: Reply) -> AgentReply {
+        AgentReply {
+            stdout: reply.stdout,
+            stderr: reply.stderr,
+            exit_code: reply.exit_code,
+        }
+    }
 }

@@ -217,12 +217,10 @@ fn read_event(stdin: &[u8]) -> Result<&str, String> {
 }
 
 /// The project-directory variables an imported script may use, where the agent did not set
-/// them (Gemini CLI sets both to the cwd; Claude Code sets `CLAUDE_PROJECT_DIR`).
-pub(crate) fn project_dir_env(
-    format: AgentFormat,
-    cwd: &Path,
-    caller: &Caller,
-) -> Vec<(String, String)> {
+/// them (Gemini CLI sets both to the cwd; Claude Code sets `CLAUDE_PROJECT_DIR`). For policy
+/// tests (`hookhost test`), which run the hooks as the agent would.
+#[doc(hidden)]
+pub fn project_dir_env(format: AgentFormat, cwd: &Path, caller: &Caller) -> Vec<(String, String)> {
     format
         .project_dir_variables()
         .iter()

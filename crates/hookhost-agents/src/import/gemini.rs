@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 use super::{Found, Hook, ImportState, Matcher, SettingsFile, clamp_ms, env_pairs, is_hookhost};
-use crate::agent::{AgentFormat, resolve_name};
 use crate::matcher::ToolMatcher;
+use crate::{AgentFormat, resolve_name};
 
 /// Gemini's events whose matcher is a regular expression over the tool's name (unanchored;
 /// an invalid one is compared as an exact name).

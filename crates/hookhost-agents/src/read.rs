@@ -83,8 +83,9 @@ pub enum AgentError {
     },
 }
 
-/// The JSON type of `value`, for messages.
-pub(crate) fn type_name(value: &Value) -> &'static str {
+/// The JSON type of `value`, for messages (the embedders' event readers say it too).
+#[doc(hidden)]
+pub fn type_name(value: &Value) -> &'static str {
     match value {
         Value::Null => "null",
         Value::Bool(_) => "boolean",
@@ -97,8 +98,8 @@ pub(crate) fn type_name(value: &Value) -> &'static str {
 
 /// hookhost's name for the event the agent calls `given`: the table's, else `given` itself
 /// (a custom event), unless it looks like a misspelt built-in event (such a name would run no
-/// hook at all).
-pub(crate) fn resolve_name(format: AgentFormat, given: &str) -> Result<String, AgentError> {
+/// hook at all). Policy test files name events as the agent does, and are read with it.
+pub fn resolve_name(format: AgentFormat, given: &str) -> Result<String, AgentError> {
     if let Some(spec) = format
         .events()
         .iter()

@@ -9,8 +9,8 @@ use super::{
     Found, Hook, ImportState, Matcher, SettingsFile, check_matcher, is_hookhost, seconds_to_ms,
     shell_join,
 };
-use crate::agent::{AgentFormat, resolve_name};
 use crate::event::{MatchOn, catalog};
+use crate::{AgentFormat, resolve_name};
 
 /// Claude Code events outside hookhost's catalog that carry `tool_name`: a matcher on them
 /// still compares the tool.

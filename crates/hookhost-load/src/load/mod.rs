@@ -18,7 +18,7 @@
 
 mod build;
 #[cfg(feature = "catalogue")]
-pub(crate) mod catalogue;
+pub mod catalogue;
 mod layers;
 mod managed;
 mod prepare;

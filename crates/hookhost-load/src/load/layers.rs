@@ -82,7 +82,7 @@ impl Layers {
         Some(crate::dirs::config_dir()?.join("hooks.toml"))
     }
 
-    /// The decision log these layers configure (see [`HookRunner::load_layers`] for which
+    /// The decision log these layers configure (see [`HookRunner::load_layers`](crate::HookRunner::load_layers) for which
     /// `[log]` wins), without loading any hook: what `hookhost log` reads.
     pub fn decision_log(&self) -> Result<Option<DecisionLog>, ConfigError> {
         Ok(pick_log(&self.configs()?, false, &mut Vec::new()))

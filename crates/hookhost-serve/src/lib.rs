@@ -16,7 +16,8 @@
 //!                    └─ any failure: agent::answer in process, exactly agent-hook's answer
 //! ```
 //!
-//! A leaf over the library: it uses `agent` and the runner, and nothing below names it. What
+//! A leaf over the library: it uses the agents' crate (`hookhost-agents`) and the loading layer,
+//! and nothing below names it. Embedders reach it as `hookhost::serve`. What
 //! the bytes on the socket mean is the `hookhost-client` crate's (std only, so that the client
 //! binary an agent spawns per call loads nothing else); this module is the daemon around it.
 
@@ -25,6 +26,11 @@ pub mod client;
 mod daemon;
 pub mod socket;
 pub mod wire;
+
+// What the moved modules name by their old paths (`crate::agent`, `crate::runner`, ...).
+use hookhost_agents as agent;
+use hookhost_core::{ConfigError, config, text};
+use hookhost_load::{load, runner};
 
 pub use client::{ClientError, ask};
 pub use daemon::{Daemon, ServeOptions};

@@ -10,28 +10,6 @@ pub use hookhost_client::wire::{
     write_frame,
 };
 
-use crate::agent::AgentReply;
-
-impl From<AgentReply> for Reply {
-    fn from(reply: AgentReply) -> Reply {
-        Reply {
-            exit_code: reply.exit_code,
-            stdout: reply.stdout,
-            stderr: reply.stderr,
-        }
-    }
-}
-
-impl From<Reply> for AgentReply {
-    fn from(reply: Reply) -> AgentReply {
-        AgentReply {
-            stdout: reply.stdout,
-            stderr: reply.stderr,
-            exit_code: reply.exit_code,
-        }
-    }
-}
-
 /// Why the daemon could not read a request: said back to the client as [`Answer::Error`].
 #[derive(Debug, thiserror::Error)]
 pub enum RequestError {

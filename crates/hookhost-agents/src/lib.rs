@@ -12,7 +12,7 @@
 //! ```
 //!
 //! What each agent's JSON looks like (its event names, what it reads from an answer on each
-//! event) is its dialect, in [`crate::dialect`]: the renderers here and the agents'
+//! event) is its dialect, in `hookhost_core::dialect`: the renderers here and the agents'
 //! command-hook protocols both read those tables. What an agent cannot read on an
 //! event is never silently lost: a rewrite it cannot apply blocks, and anything else is said on
 //! stderr.
@@ -20,6 +20,10 @@
 //! [`sdk`] answers the Claude Agent SDK's in-process hook callbacks the same way.
 //!
 //! [`import`] turns the agents' own hook settings into a hooks.toml.
+//!
+//! This crate is the agents' edge above the loading layer (`hookhost-load`): it builds a runner
+//! for the agent's project and fires the agent's event through it. Embedders reach it as
+//! `hookhost::agent`; the daemon (`hookhost-serve`) and the CLI's `agent-hook` are its callers.
 
 mod answer;
 pub mod claude;
@@ -36,6 +40,13 @@ pub mod sdk;
 #[cfg(test)]
 pub(crate) mod test_support;
 
+// What the moved modules name by their old paths (`crate::dialect`, `crate::runner`, ...): the
+// core's modules and the loading layer's.
+#[cfg(test)]
+use hookhost_core::{Config, Verdict, native};
+use hookhost_core::{config, dialect, event, matcher, outcome, text, verdict};
+use hookhost_load::{load, runner};
+
 use std::path::PathBuf;
 
 use serde_json::Value;
@@ -44,11 +55,14 @@ use crate::event::{Event, ToolCall};
 use crate::outcome::Outcome;
 
 pub use crate::dialect::{AgentEventSpec, AgentFormat, BlockAs, ContextAs};
-pub(crate) use answer::project_dir_env;
+pub use answer::project_dir_env;
 pub use answer::{AgentCall, Caller, EVENT_MAX_BYTES, Prepared, answer, unreadable};
 pub use plan::Plan;
 pub use read::AgentError;
-pub(crate) use read::{from_snake, given_name, resolve_name, type_name};
+pub use read::resolve_name;
+#[doc(hidden)]
+pub use read::type_name;
+pub(crate) use read::{from_snake, given_name};
 pub use reply::{AgentReply, config_failure_reply, input_failure_reply};
 
 /// An agent's event, translated into hookhost's terms, owning its data.
@@ -216,7 +230,7 @@ mod tests {
     /// agent's table says it reads nothing.
     #[test]
     fn the_docs_tables_are_the_dialects() {
-        let docs = include_str!("../../docs/agents.md");
+        let docs = include_str!("../../../docs/agents.md");
         for format in [AgentFormat::Codex, AgentFormat::Cursor] {
             for spec in format.events() {
                 let row = docs
