@@ -428,13 +428,18 @@ fn build_destructive_guard(workspace: &Path, target: &str) -> PathBuf {
 mod floor {
     use std::path::Path;
 
+    use ::hookhost::wasm::deps::{wasmtime, wasmtime_wasi, wit_component};
     use wasmtime::component::{Component, HasSelf, Linker, ResourceTable};
     use wasmtime::{
         Config, Enabled, Engine, InstanceAllocationStrategy, PoolingAllocationConfig, Store,
     };
     use wasmtime_wasi::{WasiCtx, WasiCtxView, WasiView};
 
-    wasmtime::component::bindgen!({ world: "hook", path: "wit/hookhost.wit" });
+    wasmtime::component::bindgen!({
+        world: "hook",
+        path: "wit/hookhost.wit",
+        wasmtime_crate: ::hookhost::wasm::deps::wasmtime,
+    });
     use self::hookhost::hooks::{host, state, types};
 
     pub struct State {

@@ -72,54 +72,37 @@
 //! # Ok(()) }
 //! ```
 
-// Below everything: events, untrusted text, the user's directories, files written whole, a
-// hook's answer, who is reached, a cancellation flag. Of `text`, only `error_chain` is public
-// (the language packages print errors with it).
-mod cancel;
-mod dirs;
-pub mod durable;
-pub mod event;
-pub mod matcher;
-pub mod text;
-pub mod verdict;
-
-// Answers merged; each agent's hook JSON; command hooks' protocols; what runs.
-pub mod dialect;
-pub mod outcome;
-mod protocol;
-pub mod source;
-
-// hooks.toml, and the provenance of what it names.
-pub mod approvals;
-#[cfg(feature = "wasm")]
-pub mod bundle;
+// The crates along the seams (docs/architecture.md, "Crates"), bottom up: hookhost-core
+// (events, configuration, the runner, command and native runtimes), hookhost-trust (bundles,
+// signatures, registries) and hookhost-wasm (the wasm runtime) with the `wasm` feature,
+// hookhost-log (the decision log, and OpenTelemetry with `telemetry`). Their modules keep the
+// paths embedders know (`hookhost::event`, `hookhost::wasm`, ...); what they keep for
+// hookhost's own crates stays private here.
 #[cfg(feature = "catalogue")]
-pub mod catalogue;
-pub mod config;
+pub use hookhost_core::catalogue;
+use hookhost_core::{cancel, command, dirs, native, protocol, recording, runtime};
+pub use hookhost_core::{
+    config, convergence, dialect, durable, event, matcher, outcome, source, text, verdict,
+};
+pub use hookhost_log::decision;
+#[cfg(feature = "telemetry")]
+pub use hookhost_log::telemetry;
 #[cfg(feature = "wasm")]
-pub mod oci;
-
-// The runtimes, behind one seam (`runtime`).
-mod command;
-mod native;
-mod runtime;
+pub use hookhost_trust::{bundle, oci};
 #[cfg(feature = "wasm")]
-pub mod wasm;
+pub use hookhost_wasm as wasm;
 
-// The runner, what it records into, and what an agent loop keeps between events.
-pub mod convergence;
-pub mod counters;
-pub mod decision;
-mod recording;
+// What the loading layer reads besides hooks.toml: the user's approvals of projects.
+pub mod approvals;
+// The runner an embedder holds: the core's runner, built by the loading layer.
 mod runner;
 // The loading layer: configuration files, approvals, trust and the log's settings in, a
 // runner out.
 mod load;
-#[cfg(feature = "telemetry")]
-pub mod telemetry;
 
-// Adapters at the edge.
+// What an agent loop keeps between events (R6), and adapters at the edge.
 pub mod agent;
+pub mod counters;
 pub mod forgeflare;
 // Policy tests (`hookhost test`): a leaf over the runner and `agent`.
 pub mod policy_test;

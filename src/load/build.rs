@@ -15,6 +15,7 @@ use super::trust::trust_policy;
 use crate::approvals::{Approvals, Coverage};
 use crate::config::{Config, ConfigError, ConfigProblem, Layer, ProjectPolicy};
 use crate::runner::{HookRunner, RunnerOptions, Runtime};
+use hookhost_core::Runner;
 use std::path::PathBuf;
 
 impl HookRunner {
@@ -295,7 +296,7 @@ pub(super) fn build_layers(
             });
         }
     }
-    let mut runner = HookRunner::assemble(display_path, hooks, None, &options);
+    let mut runner: HookRunner = Runner::assemble(display_path, hooks, None, &options).into();
     runner.add_rules(rules, rule_infos);
     runner.set_log(handed(log));
     Ok(runner)

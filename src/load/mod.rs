@@ -9,7 +9,7 @@
 //!                                prepare: each hook's runtime (command; wasm: [trust],
 //!                                         hooks.lock, the engine); the agent's variables
 //!                                recorder: whose [log] and [telemetry] the runner records with
-//!                           ──▶ HookRunner::assemble(hooks, runtimes) + the recorder handed to it
+//!                           ──▶ Runner::assemble(hooks, runtimes) (the core's) as a HookRunner + the recorder handed to it
 //! ```
 //!
 //! Every constructor of a runner that reads a file is here ([`HookRunner::load`],
@@ -35,6 +35,7 @@ use crate::config::{Config, ConfigError};
 use crate::runner::{HookRunner, RunnerOptions};
 #[cfg(feature = "wasm")]
 use crate::{config::HookSpec, runner::Runtime, wasm::WasmInfo};
+use hookhost_core::Runner;
 
 impl HookRunner {
     /// Loads `config_path`. A missing file is a runner with no hooks (R2: unconfigured is the
@@ -56,12 +57,9 @@ impl HookRunner {
         }
         match Config::load_optional(config_path)? {
             Some(config) => HookRunner::new(config, options),
-            None => Ok(HookRunner::assemble(
-                config_path.to_path_buf(),
-                Vec::new(),
-                None,
-                &options,
-            )),
+            None => {
+                Ok(Runner::assemble(config_path.to_path_buf(), Vec::new(), None, &options).into())
+            }
         }
     }
 

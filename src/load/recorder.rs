@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use crate::config::{Config, Layer, TelemetrySpec};
-use crate::decision::{DecisionLog, Recorder};
+use crate::decision::{DecisionLog, Recorder, SharedRecorder};
 use crate::recording::OutcomeRecorder;
 
 /// Where the outcomes of runners over `configs` are recorded: the log [`pick_log`] picks, and
@@ -17,7 +17,7 @@ pub(super) fn recorder(configs: &[(Layer, Config)], own_file: bool) -> Option<Re
 
 /// [`recorder`], shared, as the runner is handed it.
 pub(super) fn handed(recorder: Option<Recorder>) -> Option<Arc<dyn OutcomeRecorder>> {
-    recorder.map(|recorder| Arc::new(Arc::new(recorder)) as Arc<dyn OutcomeRecorder>)
+    recorder.map(|recorder| Arc::new(SharedRecorder::new(recorder)) as Arc<dyn OutcomeRecorder>)
 }
 
 fn recorder_for(configs: &[(Layer, Config)], own_file: bool) -> Option<Recorder> {

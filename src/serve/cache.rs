@@ -86,7 +86,10 @@ impl Fingerprint {
                 .into_iter()
                 .flat_map(|r| r.watched_files().iter().cloned()),
         );
-        for spec in runner.into_iter().flat_map(HookRunner::configured_hooks) {
+        for spec in runner
+            .into_iter()
+            .flat_map(|runner| runner.configured_hooks())
+        {
             let HookSource::Wasm(wasm) = &spec.source else {
                 continue;
             };

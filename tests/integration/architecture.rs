@@ -7,7 +7,7 @@
 //! other are a knot a reader must untie before changing either. The check reads every file of
 //! `src/` with syn, follows every `crate::`, `super::` and `self::` path (in `use` items, types
 //! and expressions) to the module that defines the item, through re-exports, and looks for
-//! cycles between the files and folders of each folder (`src/` itself, `src/runner/`, ...).
+//! cycles between the files and folders of each folder (`src/` itself, `src/load/`, ...).
 //! Test code (`#[cfg(test)]` items, `tests.rs`, `tests_*.rs`, `test_support.rs`) is left out.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -41,6 +41,10 @@ const CRATES: &[&str] = &[
     "hookhost-rules",
     "hookhost-init",
     "hookhost-client",
+    "hookhost-core",
+    "hookhost-trust",
+    "hookhost-wasm",
+    "hookhost-log",
     "hookhost",
     "hookhost-capi",
     "hookhost-capi-static",

@@ -224,6 +224,7 @@ fn a_signed_bundle_loads_in_plain_wasmtime_and_runs_through_hook_runner() {
     let project = Project::new();
     let author = keypair();
     let bytes = signed_probe(&project, &[&author]);
+    use hookhost::wasm::deps::wasmtime;
     let engine = wasmtime::Engine::default();
     wasmtime::component::Component::from_binary(&engine, &bytes).expect("still a valid component");
 

@@ -1,5 +1,5 @@
 //! init's event tables against hookhost's: every event of each agent's dialect table
-//! (src/dialect/*.rs, the `EVENTS` hookhost answers) is one init registers or one it leaves
+//! (crates/hookhost-core/src/dialect/*.rs, the `EVENTS` hookhost answers) is one init registers or one it leaves
 //! out with a reason, under the same pair of names, and init registers nothing hookhost does
 //! not serve.
 //!
@@ -15,7 +15,7 @@ use hookhost_init::Agent;
 /// `agent`.
 fn dialect_pairs(agent: Agent) -> Vec<(String, String)> {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../src/dialect")
+        .join("../hookhost-core/src/dialect")
         .join(format!("{}.rs", agent.name()));
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
         panic!(

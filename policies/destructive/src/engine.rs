@@ -28,7 +28,7 @@ pub const PACKS: &[(&str, &str)] = &[
     ),
     (
         "database",
-        "DROP, TRUNCATE, DELETE/UPDATE without WHERE, FLUSHALL, dropDatabase() given to a database CLI",
+        "DROP, TRUNCATE, DELETE/UPDATE without WHERE, FLUSHALL, dropDatabase() given to a database CLI; ORM resets (prisma migrate reset, rails db:reset, ...)",
     ),
     (
         "containers",
@@ -90,6 +90,7 @@ pub const RULES: &[&str] = &[
     "database/delete-all",
     "database/update-all",
     "database/flush",
+    "database/reset",
     "containers/prune-all",
     "containers/volume-delete",
     "containers/remove-all",
@@ -191,6 +192,11 @@ impl Policy {
 
     /// The first rule `command` breaks, or `None` when it may run.
     pub fn check(&self, command: &str) -> Option<Finding> {
+        self.check_at(command, 0)
+    }
+
+    /// `depth`: how many shell startup files deep `command` was written (see `startup_code`).
+    fn check_at(&self, command: &str, depth: usize) -> Option<Finding> {
         if self.on("system")
             && let Some(hit) = rules::system::fork_bomb(command)
             && let Some(finding) = self.finding("system", hit)
@@ -200,7 +206,7 @@ impl Policy {
         let script = shell::parse(command);
         let mut state = LineState::default();
         shell::visit(&script, &mut |call| {
-            let found = self.check_call(call, &state);
+            let found = self.check_call(call, &state, depth);
             if call.program == "cd" {
                 state.cd = call
                     .args
@@ -214,11 +220,14 @@ impl Policy {
         })
     }
 
-    fn check_call(&self, call: &Call, state: &LineState) -> Option<Finding> {
+    fn check_call(&self, call: &Call, state: &LineState, depth: usize) -> Option<Finding> {
         if self.allowed(call) {
             return None;
         }
-        let checks: [(&'static str, &dyn Fn() -> Option<Hit>); 14] = [
+        if let Some(finding) = self.startup_code(call, depth) {
+            return Some(finding);
+        }
+        let checks: [(&'static str, &dyn Fn() -> Option<Hit>); 15] = [
             ("filesystem", &|| rules::filesystem::filesystem(call, state)),
             ("system", &|| rules::system::system(call)),
             ("system", &|| rules::system::spawn_flood(call)),
@@ -227,6 +236,7 @@ impl Policy {
             ("disks", &|| rules::cloud::disks(call)),
             ("git", &|| rules::git::git(call)),
             ("database", &|| rules::data::database(call)),
+            ("database", &|| rules::migrations::framework_reset(call)),
             ("containers", &|| rules::data::containers(call)),
             ("kubernetes", &|| rules::data::kubernetes(call)),
             ("cloud", &|| rules::cloud::cloud(call)),
@@ -238,6 +248,53 @@ impl Policy {
             .iter()
             .filter(|(pack, _)| self.on(pack))
             .find_map(|(pack, check)| check().and_then(|hit| self.finding(pack, hit)))
+    }
+
+    /// Text `echo`, `printf`, `cat` or `tee` writes into a shell startup file (`~/.bashrc`) is
+    /// a command every new shell runs (the Nx "s1ngularity" attack appended `sudo shutdown -h
+    /// 0`): it is checked as a command line, under the rule it breaks there.
+    fn startup_code(&self, call: &Call, depth: usize) -> Option<Finding> {
+        if depth >= 4 {
+            return None;
+        }
+        let redirected = call
+            .command
+            .redirects
+            .iter()
+            .filter(|r| r.writes_file())
+            .map(|r| r.target.text.as_str())
+            .find(|target| rules::startup_file(target));
+        let target = match call.program {
+            "tee" => call
+                .args
+                .iter()
+                .map(String::as_str)
+                .find(|a| rules::startup_file(a)),
+            "echo" | "printf" | "cat" => redirected,
+            _ => None,
+        }?;
+        let text = match call.program {
+            "echo" | "printf" => call
+                .args
+                .iter()
+                .skip_while(|a| a.starts_with('-'))
+                .map(String::as_str)
+                .collect::<Vec<_>>()
+                .join(" ")
+                .replace("\\n", "\n"),
+            _ => call.stdin_text().map(str::to_string).or_else(|| {
+                let (feeder, args) = call.upstream().into_iter().next()?;
+                matches!(feeder.as_str(), "echo" | "printf").then(|| args.join(" "))
+            })?,
+        };
+        let finding = self.check_at(&text, depth + 1)?;
+        Some(Finding {
+            what: format!(
+                "written into {target}, every new shell runs it: {}",
+                finding.what
+            ),
+            ..finding
+        })
     }
 
     fn on(&self, pack: &str) -> bool {

@@ -53,4 +53,6 @@ impl Hook for Destructive {
 hook_sdk::export!(Destructive);
 
 #[cfg(test)]
+mod corpus_tests;
+#[cfg(test)]
 mod tests;

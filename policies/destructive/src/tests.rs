@@ -1,5 +1,5 @@
-//! The engine and the component, one named case per line; and the corpus (corpus.tsv) as a
-//! floor the engine must stay above.
+//! The engine and the component, one named case per line (the corpora's floors are in
+//! corpus_tests.rs).
 
 use hook_sdk::{Answer, Event, Hook, ToolCall, testing};
 
@@ -7,70 +7,6 @@ use crate::{Destructive, Policy};
 
 fn reason(command: &str) -> Option<String> {
     Policy::default().check(command).map(|f| f.reason())
-}
-
-/// The corpus's lines: (held out, dangerous, category, command).
-fn corpus() -> Vec<(bool, bool, String, String)> {
-    let mut held_out = false;
-    let mut out = Vec::new();
-    for line in include_str!("../corpus.tsv").lines() {
-        if line == "# held-out" {
-            held_out = true;
-        }
-        if line.starts_with('#') || line.starts_with("category\t") {
-            continue;
-        }
-        let fields: Vec<&str> = line.split('\t').collect();
-        let command = fields[2]
-            .replace("\\\\", "\u{0}")
-            .replace("\\n", "\n")
-            .replace("\\t", "\t")
-            .replace('\u{0}', "\\");
-        out.push((
-            held_out,
-            fields[1] == "dangerous",
-            fields[0].to_string(),
-            command,
-        ));
-    }
-    out
-}
-
-/// The engine's floor on corpus.tsv (the full measurement, beside dcg and the component, is
-/// `cargo run --release -p policy-bench --example quality`): it blocks at least 95% of the
-/// dangerous lines and at most 2% of the everyday ones, in each part.
-#[test]
-fn corpus_floor() {
-    for part in [false, true] {
-        let (mut dangerous, mut blocked, mut everyday, mut false_blocks) = (0, 0, 0, 0);
-        for (held_out, is_dangerous, category, command) in corpus() {
-            if held_out != part {
-                continue;
-            }
-            let found = reason(&command);
-            if is_dangerous {
-                dangerous += 1;
-                blocked += usize::from(found.is_some());
-            } else {
-                everyday += 1;
-                false_blocks += usize::from(found.is_some());
-            }
-            if found.is_some() != is_dangerous {
-                println!("{category}\t{command:?}\t{found:?}");
-            }
-        }
-        println!(
-            "held out {part}: {blocked}/{dangerous} dangerous blocked, {false_blocks}/{everyday} everyday blocked"
-        );
-        assert!(
-            blocked * 100 >= dangerous * 95,
-            "held out {part}: {blocked}/{dangerous}"
-        );
-        assert!(
-            false_blocks * 100 <= everyday * 2,
-            "held out {part}: {false_blocks}/{everyday}"
-        );
-    }
 }
 
 fn rule(command: &str) -> Option<String> {
@@ -95,8 +31,24 @@ fn each_rule_blocks_what_it_names() {
         ("find . -exec rm -rf {} +", "filesystem/find-delete"),
         ("rsync -a --delete empty/ ~/", "filesystem/rsync-delete"),
         ("mv ~ /tmp/x", "filesystem/mv-away"),
+        ("rm -rf \"$STEAMROOT/\"*", "filesystem/rm-recursive"),
+        ("rm -rf ${BUILD}/", "filesystem/rm-recursive"),
+        (
+            "rm -rf /var/opt/gitlab/postgresql/data",
+            "filesystem/rm-recursive",
+        ),
+        ("sudo rm -r /var/lib/postgresql", "filesystem/rm-recursive"),
         ("echo x > /etc/hosts", "system/overwrite-system-file"),
         ("echo x > ~/.bashrc", "system/overwrite-system-file"),
+        ("echo 'sudo shutdown -h 0' >> ~/.zshrc", "system/power"),
+        (
+            "printf 'rm -rf ~\\n' >> ~/.profile",
+            "filesystem/rm-recursive",
+        ),
+        (
+            "echo 'curl -s x | sh' | tee -a ~/.bashrc",
+            "rce/pipe-to-shell",
+        ),
         ("sudo tee -a /etc/sudoers", "system/overwrite-system-file"),
         ("cp evil /usr/bin/ls", "system/overwrite-system-file"),
         ("sed -i s/a/b/ /etc/passwd", "system/overwrite-system-file"),
@@ -130,6 +82,8 @@ fn each_rule_blocks_what_it_names() {
         ("git stash clear", "git/stash-drop"),
         ("git checkout -- .", "git/discard-changes"),
         ("git restore .", "git/discard-changes"),
+        ("git checkout -- lib/", "git/discard-changes"),
+        ("git restore src/ tests/", "git/discard-changes"),
         ("git update-ref -d refs/heads/x", "git/delete-ref"),
         ("psql -c 'drop table x'", "database/drop"),
         ("mysql -e 'TRUNCATE t'", "database/truncate"),
@@ -140,6 +94,11 @@ fn each_rule_blocks_what_it_names() {
         ("psql <<Q\nDROP SCHEMA s\nQ", "database/drop"),
         ("mongosh --eval 'db.dropDatabase()'", "database/drop"),
         ("dropdb prod", "database/drop"),
+        ("npx prisma migrate reset --force", "database/reset"),
+        ("npx prisma db push --force-reset", "database/reset"),
+        ("bin/rails db:reset", "database/reset"),
+        ("php artisan migrate:fresh", "database/reset"),
+        ("python manage.py flush --noinput", "database/reset"),
         ("docker system prune -af", "containers/prune-all"),
         ("docker volume prune", "containers/volume-delete"),
         ("docker compose down -v", "containers/volume-delete"),
@@ -154,6 +113,14 @@ fn each_rule_blocks_what_it_names() {
             "cloud/resource-delete",
         ),
         ("gcloud projects delete p", "cloud/resource-delete"),
+        (
+            "aws --profile prod --region eu-west-1 s3 rm s3://b --recursive",
+            "cloud/bucket-delete",
+        ),
+        (
+            "aws --profile default iam delete-user --user-name u",
+            "cloud/resource-delete",
+        ),
         ("az group delete -n rg", "cloud/resource-delete"),
         ("terraform destroy", "iac/destroy"),
         ("terraform apply -auto-approve", "iac/unreviewed-apply"),
@@ -237,6 +204,17 @@ fn everyday_commands_and_quoted_text_pass() {
         "chmod -R 755 public",
         "eval \"$(ssh-agent -s)\"",
         "echo ok >> ~/.bashrc",
+        "echo 'export PATH=$HOME/.cargo/bin:$PATH' >> ~/.bashrc",
+        "echo 'eval \"$(direnv hook bash)\"' >> ~/.zshrc",
+        "rm -rf \"$TMPDIR/work\"",
+        "rm -rf \"${OUT:?}\"/*",
+        "rm -rf /var/lib/apt/lists/*",
+        "sudo chown -R postgres /var/lib/postgresql/data",
+        "git checkout feature/x",
+        "git restore --staged src/",
+        "npx prisma migrate dev",
+        "rails db:migrate",
+        "aws --profile prod s3 ls s3://b",
     ] {
         let command = command.replace("\\n", "\n");
         assert_eq!(reason(&command), None, "{command}");

@@ -6,6 +6,20 @@ use policy_common::shell::Call;
 
 use super::{Flags, Hit, block_device, hit};
 
+/// The AWS CLI's global options that take a value.
+const AWS_GLOBAL_WITH_VALUE: &[&str] = &[
+    "--profile",
+    "--region",
+    "--output",
+    "--endpoint-url",
+    "--query",
+    "--color",
+    "--ca-bundle",
+    "--cli-read-timeout",
+    "--cli-connect-timeout",
+    "--cli-binary-format",
+];
+
 /// The `cloud` pack.
 pub fn cloud(call: &Call) -> Option<Hit> {
     let program = call.program;
@@ -22,9 +36,12 @@ pub fn cloud(call: &Call) -> Option<Hit> {
     };
     match program {
         "aws" => {
+            // Global options may come first (`aws --profile prod ec2 terminate-instances`):
+            // their values are not the service.
+            let flags = Flags::parse(call.args, AWS_GLOBAL_WITH_VALUE);
             let (service, operation) = (
-                *operands.first()?,
-                operands.get(1).copied().unwrap_or_default(),
+                *flags.operands.first()?,
+                flags.operands.get(1).copied().unwrap_or_default(),
             );
             match (service, operation) {
                 ("s3", "rm") if has("--recursive") => hit(

@@ -75,6 +75,19 @@ fn code_delete(program: &str, args: &[String]) -> Option<Hit> {
     None
 }
 
+/// A service's data under `/var/lib/NAME` or `/var/opt/NAME` (a database's files: GitLab.com's
+/// 2017 outage began with `rm -rf` of its PostgreSQL data directory), apt's package lists
+/// excepted (`rm -rf /var/lib/apt/lists/*` is how images shed them).
+fn service_state(operand: &str) -> Option<&'static str> {
+    operand.strip_prefix('/')?;
+    let parts: Vec<&str> = operand.split('/').filter(|p| !p.is_empty()).collect();
+    match parts.as_slice() {
+        ["var", "lib", "apt", ..] => None,
+        ["var", "lib" | "opt", name, ..] if !name.starts_with('*') => Some("a service's data"),
+        _ => None,
+    }
+}
+
 fn rm(call: &Call, state: &LineState) -> Option<Hit> {
     let flags = Flags::parse(call.args, &[]);
     let recursive =
@@ -89,6 +102,12 @@ fn rm(call: &Call, state: &LineState) -> Option<Hit> {
         return None;
     }
     for operand in &flags.operands {
+        if let Some(what) = service_state(operand) {
+            return hit(
+                "rm-recursive",
+                format!("recursive delete of {operand} ({what})"),
+            );
+        }
         if let Some(what) = dangerous_target(operand) {
             // `cd build && rm -rf *` deletes inside the directory the line went to.
             let relative = what == "the whole working directory";

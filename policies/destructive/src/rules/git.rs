@@ -50,6 +50,9 @@ pub fn git(call: &Call) -> Option<Hit> {
         ],
     );
     let broad = |p: &&str| matches!(*p, "." | "*" | ":/" | "./" | ":(top)" | "-A");
+    // A directory named as one (`lib/`): every file under it (an agent reverting a few files
+    // this way lost days of unstaged work; branch names never end in `/`).
+    let tree = |p: &&&str| p.len() > 1 && p.ends_with('/') && !broad(p);
     match sub {
         "push" => push(&flags),
         "reset" if flags.long("hard") => hit(
@@ -101,6 +104,12 @@ pub fn git(call: &Call) -> Option<Hit> {
                     "git checkout -f discards every uncommitted change",
                 );
             }
+            if let Some(dir) = flags.operands.iter().find(|p| tree(p)) {
+                return hit(
+                    "discard-changes",
+                    format!("git checkout {dir} discards every uncommitted change under it"),
+                );
+            }
             flags.operands.iter().any(broad).then(|| Hit {
                 rule: "discard-changes",
                 what: "git checkout . discards every uncommitted change".into(),
@@ -109,7 +118,16 @@ pub fn git(call: &Call) -> Option<Hit> {
         "restore" => {
             let staged_only = (flags.short('S') || flags.long("staged"))
                 && !(flags.short('W') || flags.long("worktree"));
-            (!staged_only && flags.operands.iter().any(broad)).then(|| Hit {
+            if staged_only {
+                return None;
+            }
+            if let Some(dir) = flags.operands.iter().find(|p| tree(p)) {
+                return hit(
+                    "discard-changes",
+                    format!("git restore {dir} discards every uncommitted change under it"),
+                );
+            }
+            flags.operands.iter().any(broad).then(|| Hit {
                 rule: "discard-changes",
                 what: "git restore . discards every uncommitted change".into(),
             })

@@ -7,6 +7,7 @@ pub mod cloud;
 pub mod data;
 pub mod filesystem;
 pub mod git;
+pub mod migrations;
 pub mod remote;
 pub mod system;
 
@@ -162,12 +163,17 @@ pub fn dangerous_target(operand: &str) -> Option<&'static str> {
     while target.contains("//") {
         target = target.replace("//", "/");
     }
+    let before = target.len();
     for suffix in ["/*", "/.", "/.*", "/"] {
         while target.len() > 1 && target.ends_with(suffix) {
             target.truncate(target.len() - suffix.len());
         }
     }
+    let under = target.len() < before;
     let target = target.as_str();
+    if under && bare_variable(target) && !is_home(target) {
+        return Some("the root filesystem whenever the variable is empty (ShellCheck SC2115)");
+    }
     if matches!(target, "" | "/" | "/*") {
         return Some("the root filesystem");
     }
@@ -210,6 +216,18 @@ pub fn dangerous_target(operand: &str) -> Option<&'static str> {
         }
     }
     None
+}
+
+/// `$NAME` or `${NAME}`: a variable with no `${NAME:?}` guard, empty when unset.
+fn bare_variable(text: &str) -> bool {
+    let name = text
+        .strip_prefix("${")
+        .and_then(|t| t.strip_suffix('}'))
+        .or_else(|| text.strip_prefix('$'));
+    name.is_some_and(|n| {
+        n.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+            && n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+    })
 }
 
 /// Files and directories whose overwriting breaks the system: under `/etc`, `/boot`, the
