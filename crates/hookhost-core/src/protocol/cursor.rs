@@ -21,8 +21,6 @@
 //!   elsewhere a warning;
 //! - any other status: a failed hook.
 
-use serde::Serializer as _;
-use serde::ser::SerializeMap as _;
 use serde_json::{Map, Value};
 
 use super::{HookEvent, ProcessOutput};
@@ -50,13 +48,9 @@ pub(crate) fn stdin(view: &HookEvent<'_>) -> Vec<u8> {
     super::to_json(view, write)
 }
 
-fn write(
-    view: &HookEvent<'_>,
-    serializer: &mut serde_json::Serializer<&mut Vec<u8>>,
-) -> Result<(), serde_json::Error> {
+fn write(view: &HookEvent<'_>, map: &mut super::Entries<'_, '_>) -> serde_json::Result<()> {
     let event = view.event;
     let name = agent_name(event.name());
-    let mut map = serializer.serialize_map(None)?;
     match (event.field("conversation_id"), event.session_id()) {
         (Some(id), _) => map.serialize_entry("conversation_id", id)?,
         (None, Some(id)) => map.serialize_entry("conversation_id", id)?,
@@ -111,7 +105,7 @@ fn write(
             _ => map.serialize_entry(field, value)?,
         }
     }
-    map.end()
+    Ok(())
 }
 
 /// Reads a finished Cursor hook.
@@ -272,8 +266,9 @@ mod tests {
     /// Regression (fuzzing, `protocol`: fuzz/corpus/protocol/regression-cursor-string-tool-input):
     /// an input that is itself a string was written as raw text, which Cursor's reader (a
     /// script's JSON.parse, hookhost's `--format cursor`) refuses or reads as something else.
+    /// (`agent::cursor`'s tests read each of these back through hookhost's Cursor reader.)
     #[test]
-    fn every_tool_input_reads_back_through_cursors_reader() {
+    fn a_string_tool_input_is_written_as_json_text() {
         #[rustfmt::skip]
         let cases: [(&str, &str, Value, &str); 5] = [
             ("a string that is not JSON", "PreToolUse", json!("s"), r#""tool_input":"\"s\"""#),
@@ -290,9 +285,6 @@ mod tests {
             });
             let text = String::from_utf8(stdin(&view(&event))).unwrap();
             assert!(text.contains(written), "{name}: {text}");
-            let read = crate::agent::parse_event(AgentFormat::Cursor, &text, None)
-                .unwrap_or_else(|e| panic!("{name}: {e}\n{text}"));
-            assert_eq!(read.tool, Some(("t".to_string(), input)), "{name}");
         }
     }
 
