@@ -257,6 +257,9 @@ pub fn start_daemon(hookhost: &Path, socket: &Path) {
 }
 
 #[cfg(test)]
+mod tests_wire;
+
+#[cfg(test)]
 mod tests {
     use super::*;
 

@@ -159,6 +159,34 @@ mod tests {
     use super::*;
     use crate::Verdict;
 
+    /// What hookhost writes for a Cursor command hook, this reader reads back: a tool input
+    /// that is itself a string included (fuzzing, `protocol`:
+    /// fuzz/corpus/protocol/regression-cursor-string-tool-input).
+    #[test]
+    fn every_tool_input_hookhost_writes_reads_back() {
+        use crate::{Event, Phase, Protocol, ToolCall};
+        #[rustfmt::skip]
+        let cases: [(&str, &str, Value); 5] = [
+            ("a string that is not JSON", "PreToolUse", json!("s")),
+            ("a string that looks like JSON", "PreToolUse", json!(r#"{"a":1}"#)),
+            ("an MCP string", "beforeMCPExecution", json!("ls")),
+            ("MCP parameters", "beforeMCPExecution", json!({"sql": "SELECT 1"})),
+            ("an object", "PreToolUse", json!({"command": "ls"})),
+        ];
+        for (name, event, input) in cases {
+            let event = Event::new(event).with_tool(ToolCall {
+                tool: "t",
+                input: &input,
+                tool_iterations: 0,
+            });
+            let text = Protocol::Cursor.fuzz_stdin(&event, Phase::Guard, "/w");
+            let text = String::from_utf8(text).unwrap();
+            let read = parse_event(AgentFormat::Cursor, &text, None)
+                .unwrap_or_else(|e| panic!("{name}: {e}\n{text}"));
+            assert_eq!(read.tool, Some(("t".to_string(), input)), "{name}");
+        }
+    }
+
     #[test]
     fn payloads_become_events() {
         #[rustfmt::skip]

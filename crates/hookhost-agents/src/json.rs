@@ -201,6 +201,26 @@ mod tests {
         assert!(matches!(parse(&nested(100_000)), Err(JsonProblem::TooDeep)));
     }
 
+    /// Regression (fuzzing, `protocol`: fuzz/corpus/protocol/regression-float-read-back-exactly):
+    /// serde_json's default float reader can miss by a unit in the last place, so a number of
+    /// a tool's input reached hooks, and went back to the agent in a rewrite, changed; the
+    /// agents' own readers (JSON.parse, Rust's `str::parse`) are exact.
+    #[test]
+    fn numbers_are_read_exactly() {
+        #[rustfmt::skip]
+        let numbers = ["9.682155468370647e+189", "0.1", "2.2250738585072014e-308", "5e-324",
+            "1.7976931348623157e308", "8.98846567431158e307", "123456789012345680000"];
+        for text in numbers {
+            let expected: f64 = text.parse().unwrap();
+            let read = parse(&format!("{{\"n\":{text}}}")).unwrap();
+            assert_eq!(
+                read["n"].as_f64().map(f64::to_bits),
+                Some(expected.to_bits()),
+                "{text}"
+            );
+        }
+    }
+
     #[test]
     fn what_is_not_json_is_still_refused() {
         for text in ["{\"a\":\"\0\"}", "{", "[1,]", "\"\\u12\"", "{}{}"] {

@@ -344,6 +344,8 @@ mod tests;
 #[cfg(test)]
 mod tests_events;
 #[cfg(test)]
+mod tests_log;
+#[cfg(test)]
 mod tests_matchers;
 #[cfg(test)]
 mod tests_telemetry;

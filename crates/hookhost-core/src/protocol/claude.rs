@@ -17,8 +17,7 @@
 //! - any other status: the JSON decides when stdout is valid JSON; otherwise it is a hook
 //!   failure ("exited with code 1"), which blocks only a fail-closed guard.
 
-use serde::ser::SerializeMap as _;
-use serde::{Deserialize, Serializer as _};
+use serde::Deserialize;
 use serde_json::Value;
 
 use super::{HookEvent, ProcessOutput};
@@ -33,13 +32,9 @@ pub(crate) fn stdin(view: &HookEvent<'_>) -> Vec<u8> {
     super::to_json(view, write)
 }
 
-fn write(
-    view: &HookEvent<'_>,
-    serializer: &mut serde_json::Serializer<&mut Vec<u8>>,
-) -> Result<(), serde_json::Error> {
+fn write(view: &HookEvent<'_>, map: &mut super::Entries<'_, '_>) -> serde_json::Result<()> {
     let event = view.event;
-    let mut map = serializer.serialize_map(None)?;
-    super::serialize_session(&mut map, view)?;
+    super::serialize_session(map, view)?;
     if let Some(mode) = event.field("permission_mode") {
         map.serialize_entry("permission_mode", mode)?;
     }
@@ -56,7 +51,7 @@ fn write(
             _ => map.serialize_entry(name, value)?,
         }
     }
-    map.end()
+    Ok(())
 }
 
 #[derive(Deserialize, Default)]

@@ -18,8 +18,6 @@
 //!   hook (`exited with code 2`);
 //! - any other status: a failed hook.
 
-use serde::Serializer as _;
-use serde::ser::SerializeMap as _;
 use serde_json::{Map, Value};
 
 use super::{HookEvent, ProcessOutput};
@@ -44,12 +42,8 @@ pub(crate) fn stdin(view: &HookEvent<'_>) -> Vec<u8> {
     super::to_json(view, write)
 }
 
-fn write(
-    view: &HookEvent<'_>,
-    serializer: &mut serde_json::Serializer<&mut Vec<u8>>,
-) -> Result<(), serde_json::Error> {
+fn write(view: &HookEvent<'_>, map: &mut super::Entries<'_, '_>) -> serde_json::Result<()> {
     let event = view.event;
-    let mut map = serializer.serialize_map(None)?;
     if let Some(id) = event.session_id() {
         map.serialize_entry("session_id", id)?;
     }
@@ -81,7 +75,7 @@ fn write(
             _ => map.serialize_entry(name, value)?,
         }
     }
-    map.end()
+    Ok(())
 }
 
 /// Reads a finished Codex CLI hook.

@@ -17,8 +17,6 @@
 //!   Copilot fails closed there); elsewhere it is a hook failure, which fails open.
 
 use serde::Deserialize;
-use serde::Serializer as _;
-use serde::ser::SerializeMap as _;
 use serde_json::Value;
 
 use super::{HookEvent, ProcessOutput};
@@ -31,12 +29,8 @@ pub(crate) fn stdin(view: &HookEvent<'_>) -> Vec<u8> {
     super::to_json(view, write)
 }
 
-fn write(
-    view: &HookEvent<'_>,
-    serializer: &mut serde_json::Serializer<&mut Vec<u8>>,
-) -> Result<(), serde_json::Error> {
+fn write(view: &HookEvent<'_>, map: &mut super::Entries<'_, '_>) -> serde_json::Result<()> {
     let event = view.event;
-    let mut map = serializer.serialize_map(None)?;
     match event.field("timestamp") {
         Some(stamp @ Value::Number(_)) => map.serialize_entry("timestamp", stamp)?,
         _ => map.serialize_entry("timestamp", &epoch_millis())?,
@@ -70,7 +64,7 @@ fn write(
             _ => map.serialize_entry(&camel_key(name), value)?,
         }
     }
-    map.end()
+    Ok(())
 }
 
 fn epoch_millis() -> u64 {

@@ -4,10 +4,10 @@
 //! stdin: `conversation_id`, `generation_id`, `model`, `hook_event_name` (Cursor's name:
 //! `preToolUse` for PreToolUse, `beforeSubmitPrompt` for UserPromptSubmit, ...),
 //! `cursor_version`, `workspace_roots` (the project's directory when the event has none), then
-//! `tool_name`, `tool_input` (a JSON string on beforeMCPExecution and afterMCPExecution) and
-//! `cwd` for tool events, `tool_output` (the result as a JSON string) for PostToolUse,
-//! `error_message` for PostToolUseFailure, `subagent_type` for subagent events, and the event's
-//! other fields.
+//! `tool_name`, `tool_input` (JSON text in a string on beforeMCPExecution and
+//! afterMCPExecution, and for an input that is itself a string) and `cwd` for tool events,
+//! `tool_output` (the result as a JSON string) for PostToolUse, `error_message` for
+//! PostToolUseFailure, `subagent_type` for subagent events, and the event's other fields.
 //!
 //! The answer, as Cursor reads it (`dialect::cursor::EVENTS` says what it reads per event):
 //! - exit 0: stdout is one JSON object: `permission` (`deny` refuses with `agent_message`, else
@@ -21,8 +21,6 @@
 //!   elsewhere a warning;
 //! - any other status: a failed hook.
 
-use serde::Serializer as _;
-use serde::ser::SerializeMap as _;
 use serde_json::{Map, Value};
 
 use super::{HookEvent, ProcessOutput};
@@ -50,13 +48,9 @@ pub(crate) fn stdin(view: &HookEvent<'_>) -> Vec<u8> {
     super::to_json(view, write)
 }
 
-fn write(
-    view: &HookEvent<'_>,
-    serializer: &mut serde_json::Serializer<&mut Vec<u8>>,
-) -> Result<(), serde_json::Error> {
+fn write(view: &HookEvent<'_>, map: &mut super::Entries<'_, '_>) -> serde_json::Result<()> {
     let event = view.event;
     let name = agent_name(event.name());
-    let mut map = serializer.serialize_map(None)?;
     match (event.field("conversation_id"), event.session_id()) {
         (Some(id), _) => map.serialize_entry("conversation_id", id)?,
         (None, Some(id)) => map.serialize_entry("conversation_id", id)?,
@@ -77,9 +71,11 @@ fn write(
     }
     if let Some(call) = view.call {
         map.serialize_entry("tool_name", call.tool)?;
+        // A string `tool_input` is JSON text to Cursor (and to hookhost's Cursor reader, which
+        // refuses one that is not): an input that is itself a string is written encoded too,
+        // never as raw text a script's JSON.parse would fail on (found by fuzzing, `protocol`).
         match call.input {
-            Value::String(_) => map.serialize_entry("tool_input", call.input)?,
-            input if STRING_TOOL_INPUT.contains(&name) => {
+            input if input.is_string() || STRING_TOOL_INPUT.contains(&name) => {
                 map.serialize_entry("tool_input", &input.to_string())?;
             }
             input => map.serialize_entry("tool_input", input)?,
@@ -109,7 +105,7 @@ fn write(
             _ => map.serialize_entry(field, value)?,
         }
     }
-    map.end()
+    Ok(())
 }
 
 /// Reads a finished Cursor hook.
@@ -265,6 +261,31 @@ mod tests {
             String::from_utf8(stdin(&view(&subagent))).unwrap(),
             r#"{"hook_event_name":"subagentStart","workspace_roots":["/p"],"subagent_type":"explore"}"#
         );
+    }
+
+    /// Regression (fuzzing, `protocol`: fuzz/corpus/protocol/regression-cursor-string-tool-input):
+    /// an input that is itself a string was written as raw text, which Cursor's reader (a
+    /// script's JSON.parse, hookhost's `--format cursor`) refuses or reads as something else.
+    /// (`agent::cursor`'s tests read each of these back through hookhost's Cursor reader.)
+    #[test]
+    fn a_string_tool_input_is_written_as_json_text() {
+        #[rustfmt::skip]
+        let cases: [(&str, &str, Value, &str); 5] = [
+            ("a string that is not JSON", "PreToolUse", json!("s"), r#""tool_input":"\"s\"""#),
+            ("a string that looks like JSON", "PreToolUse", json!(r#"{"a":1}"#), r#""tool_input":"\"{\\\"a\\\":1}\"""#),
+            ("an MCP string", "beforeMCPExecution", json!("ls"), r#""tool_input":"\"ls\"""#),
+            ("MCP parameters", "beforeMCPExecution", json!({"sql": "SELECT 1"}), r#""tool_input":"{\"sql\":\"SELECT 1\"}""#),
+            ("an object", "PreToolUse", json!({"command": "ls"}), r#""tool_input":{"command":"ls"}"#),
+        ];
+        for (name, event, input, written) in cases {
+            let event = Event::new(event).with_tool(ToolCall {
+                tool: "t",
+                input: &input,
+                tool_iterations: 0,
+            });
+            let text = String::from_utf8(stdin(&view(&event))).unwrap();
+            assert!(text.contains(written), "{name}: {text}");
+        }
     }
 
     #[test]

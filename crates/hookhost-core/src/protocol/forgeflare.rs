@@ -16,8 +16,6 @@
 //! AfterAgent, Codex CLI's, Cursor's stop) takes `block` as well: there it keeps the agent
 //! going, as it does under the agents' own protocols.
 
-use serde::Serializer as _;
-use serde::ser::SerializeMap as _;
 use serde_json::Value;
 
 use super::{HookEvent, ProcessOutput};
@@ -31,12 +29,8 @@ pub(crate) fn stdin(view: &HookEvent<'_>) -> Vec<u8> {
     super::to_json(view, write)
 }
 
-fn write(
-    view: &HookEvent<'_>,
-    serializer: &mut serde_json::Serializer<&mut Vec<u8>>,
-) -> Result<(), serde_json::Error> {
+fn write(view: &HookEvent<'_>, map: &mut super::Entries<'_, '_>) -> serde_json::Result<()> {
     let event = view.event;
-    let mut map = serializer.serialize_map(None)?;
     map.serialize_entry("event", event.name())?;
     if view.spec.gate {
         map.serialize_entry("phase", view.phase.as_str())?;
@@ -76,7 +70,7 @@ fn write(
         map.serialize_entry("tool_iterations", &call.tool_iterations)?;
     }
     map.serialize_entry("cwd", view.cwd)?;
-    map.end()
+    Ok(())
 }
 
 #[derive(serde::Deserialize)]

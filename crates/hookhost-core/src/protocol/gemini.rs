@@ -15,8 +15,6 @@
 //!   warning); stdout is not read;
 //! - any other status: a hook failure (Gemini: a warning, the action goes on).
 
-use serde::Serializer as _;
-use serde::ser::SerializeMap as _;
 use serde_json::{Map, Value, json};
 
 use super::{HookEvent, ProcessOutput};
@@ -38,13 +36,9 @@ pub(crate) fn stdin(view: &HookEvent<'_>) -> Vec<u8> {
     super::to_json(view, write)
 }
 
-fn write(
-    view: &HookEvent<'_>,
-    serializer: &mut serde_json::Serializer<&mut Vec<u8>>,
-) -> Result<(), serde_json::Error> {
+fn write(view: &HookEvent<'_>, map: &mut super::Entries<'_, '_>) -> serde_json::Result<()> {
     let event = view.event;
-    let mut map = serializer.serialize_map(None)?;
-    super::serialize_session(&mut map, view)?;
+    super::serialize_session(map, view)?;
     map.serialize_entry("hook_event_name", agent_name(event.name()))?;
     match event.field("timestamp") {
         Some(stamp @ Value::String(_)) => map.serialize_entry("timestamp", stamp)?,
@@ -75,7 +69,7 @@ fn write(
             _ => map.serialize_entry(name, value)?,
         }
     }
-    map.end()
+    Ok(())
 }
 
 /// Reads a finished Gemini CLI hook.

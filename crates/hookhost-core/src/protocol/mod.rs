@@ -16,6 +16,7 @@ pub(crate) mod claude;
 pub(crate) mod codex;
 pub(crate) mod copilot;
 pub(crate) mod cursor;
+mod entries;
 pub mod exit_code;
 pub(crate) mod forgeflare;
 mod fuzzing;
@@ -30,6 +31,7 @@ use crate::dialect::AgentFormat;
 pub(crate) use crate::runtime::HookEvent;
 use crate::runtime::HookRequest;
 use crate::verdict::{HookFailure, Verdict};
+use entries::Entries;
 
 /// The protocol a command hook speaks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -166,26 +168,22 @@ impl ProcessOutput {
 }
 
 /// What a protocol's `write` makes of the event: its stdin JSON, serialized straight into a
-/// buffer (no `Value` tree in between).
+/// buffer (no `Value` tree in between), each key once ([`Entries`]).
 fn to_json(
     view: &HookEvent<'_>,
-    write: fn(
-        &HookEvent<'_>,
-        &mut serde_json::Serializer<&mut Vec<u8>>,
-    ) -> Result<(), serde_json::Error>,
+    write: fn(&HookEvent<'_>, &mut Entries<'_, '_>) -> serde_json::Result<()>,
 ) -> Vec<u8> {
     let mut out = Vec::with_capacity(256);
     let mut serializer = serde_json::Serializer::new(&mut out);
-    write(view, &mut serializer).expect("event JSON serializes into memory");
+    let mut map = Entries::open(&mut serializer).expect("event JSON serializes into memory");
+    write(view, &mut map).expect("event JSON serializes into memory");
+    map.close().expect("event JSON serializes into memory");
     out
 }
 
 /// The fields Claude Code and Gemini CLI both open their stdin with: `session_id` and
 /// `transcript_path` where the event has them, then `cwd`.
-fn serialize_session<M: serde::ser::SerializeMap>(
-    map: &mut M,
-    view: &HookEvent<'_>,
-) -> Result<(), M::Error> {
+fn serialize_session(map: &mut Entries<'_, '_>, view: &HookEvent<'_>) -> serde_json::Result<()> {
     if let Some(id) = view.event.session_id() {
         map.serialize_entry("session_id", id)?;
     }

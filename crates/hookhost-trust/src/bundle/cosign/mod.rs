@@ -24,3 +24,5 @@ pub use signature::{CosignSignature, PAYLOAD_TYPE, claims, payload, sign, verify
 
 #[cfg(test)]
 mod tests_encodings;
+#[cfg(test)]
+mod tests_payload;

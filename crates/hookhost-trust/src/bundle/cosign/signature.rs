@@ -55,12 +55,13 @@ struct Image {
 
 /// cosign's simple-signing payload: `{"critical":{"identity":{"docker-reference":REPO},
 /// "image":{"docker-manifest-digest":DIGEST},"type":"cosign container image signature"},
-/// "optional":null}`.
+/// "optional":null}`. An `oci://` prefix of `docker_reference` is dropped, as [`verify`] drops it
+/// from the repository it checks: a docker reference has none.
 pub fn payload(docker_reference: &str, manifest: &Digest) -> Vec<u8> {
     let payload = SimpleSigning {
         critical: Critical {
             identity: Identity {
-                docker_reference: docker_reference.to_string(),
+                docker_reference: without_scheme(docker_reference).to_string(),
             },
             image: Image {
                 docker_manifest_digest: manifest.to_string(),
@@ -136,7 +137,7 @@ pub(crate) fn check_claims(
         });
     }
     let signed = repository_of(&critical.identity.docker_reference);
-    let expected = repository_of(repository.strip_prefix("oci://").unwrap_or(repository));
+    let expected = repository_of(without_scheme(repository));
     if signed != expected {
         return Err(CosignError::WrongRepository {
             signed: signed.to_string(),
@@ -163,6 +164,12 @@ fn parse_payload(payload: &[u8]) -> Result<SimpleSigning, CosignError> {
              \"image\":{{\"docker-manifest-digest\":…}},\"type\":…}}}})"
         ))
     })
+}
+
+/// `reference` without hookhost's `oci://` scheme (found by fuzzing, `cosign`: a payload made
+/// for `oci://REPO` named `oci://REPO`, which no verification for `oci://REPO` accepted).
+fn without_scheme(reference: &str) -> &str {
+    reference.strip_prefix("oci://").unwrap_or(reference)
 }
 
 /// `REGISTRY/REPOSITORY` of a docker reference: its `@digest` and `:tag` dropped (a `:` before
