@@ -164,7 +164,7 @@ mod tests {
     /// fuzz/corpus/protocol/regression-cursor-string-tool-input).
     #[test]
     fn every_tool_input_hookhost_writes_reads_back() {
-        use crate::{Event, Phase, Protocol, ToolCall};
+        use hookhost_core::{Event, Phase, Protocol, ToolCall};
         #[rustfmt::skip]
         let cases: [(&str, &str, Value); 5] = [
             ("a string that is not JSON", "PreToolUse", json!("s")),
