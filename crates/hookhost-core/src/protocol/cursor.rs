@@ -102,6 +102,11 @@ fn write(view: &HookEvent<'_>, map: &mut super::Entries<'_, '_>) -> serde_json::
             "error" if event.name() == "PostToolUseFailure" => {
                 map.serialize_entry("error_message", value)?;
             }
+            // A field of that name on an event without a tool call (a custom event's payload):
+            // a string is JSON text under this key, as above (found by fuzzing, `protocol`).
+            "tool_input" if value.is_string() => {
+                map.serialize_entry(field, &value.to_string())?;
+            }
             _ => map.serialize_entry(field, value)?,
         }
     }
@@ -286,6 +291,19 @@ mod tests {
             let text = String::from_utf8(stdin(&view(&event))).unwrap();
             assert!(text.contains(written), "{name}: {text}");
         }
+    }
+
+    /// Regression (fuzzing, `protocol`: fuzz/corpus/protocol/regression-cursor-tool-input-field):
+    /// an event without a tool call whose payload has a string field named `tool_input` wrote
+    /// it as raw text under the key Cursor reads as JSON text.
+    #[test]
+    fn a_string_field_named_tool_input_is_written_as_json_text() {
+        let event = Event::new("WorktreeCreate").with_field("tool_input", json!("e"));
+        let text = String::from_utf8(stdin(&view(&event))).unwrap();
+        assert!(text.contains(r#""tool_input":"\"e\"""#), "{text}");
+        let event = Event::new("WorktreeCreate").with_field("tool_input", json!({"a": 1}));
+        let text = String::from_utf8(stdin(&view(&event))).unwrap();
+        assert!(text.contains(r#""tool_input":{"a":1}"#), "{text}");
     }
 
     #[test]
