@@ -61,7 +61,21 @@ fn write(view: &HookEvent<'_>, map: &mut super::Entries<'_, '_>) -> serde_json::
                 }
                 other => map.serialize_entry("toolResult", other)?,
             },
-            _ => map.serialize_entry(&camel_key(name), value)?,
+            _ => {
+                let key = camel_key(name);
+                match key.as_str() {
+                    // Copilot's readers take `toolInput` for `toolArgs` (its snake_case payload's
+                    // `tool_input`): beside a tool call, a field of that name would stand for the
+                    // call's input to a reader that keeps the last (found by fuzzing, `protocol`).
+                    "toolInput" if view.call.is_some() => {}
+                    // `toolArgs` is JSON text to Copilot's readers: a string field of that name
+                    // on an event without a call is written encoded, as the call's would be.
+                    "toolArgs" if value.is_string() => {
+                        map.serialize_entry(&key, &value.to_string())?;
+                    }
+                    _ => map.serialize_entry(&key, value)?,
+                }
+            }
         }
     }
     Ok(())
@@ -209,6 +223,30 @@ mod tests {
     use super::*;
     use crate::protocol::test_support::{assert_answers, out, view};
     use crate::{Event, ToolCall};
+
+    /// Regression (fuzzing, `protocol`: fuzz/corpus/protocol/regression-copilot-tool-input-field):
+    /// a field the reader takes for the tool's input (`toolInput`, `tool_input`) written
+    /// beside the call's `toolArgs`; a string `toolArgs` field on an event without a call
+    /// written as raw text where Copilot's readers expect JSON text.
+    #[test]
+    fn no_field_stands_for_the_calls_input() {
+        let input = json!(-7.0);
+        let call = ToolCall {
+            tool: "bash",
+            input: &input,
+            tool_iterations: 1,
+        };
+        for name in ["toolInput", "tool_input"] {
+            let event = Event::pre_tool_use(call).with_field(name, json!(""));
+            let text = String::from_utf8(stdin(&view(&event))).unwrap();
+            let object: Value = serde_json::from_str(&text).unwrap();
+            assert_eq!(object["toolArgs"], json!("-7.0"), "{name}: {text}");
+            assert!(object.get("toolInput").is_none(), "{name}: {text}");
+        }
+        let event = Event::new("Notification").with_field("tool_args", json!("ls"));
+        let text = String::from_utf8(stdin(&view(&event))).unwrap();
+        assert!(text.contains(r#""toolArgs":"\"ls\"""#), "{text}");
+    }
 
     #[test]
     fn stdin_is_copilots_camel_case() {
