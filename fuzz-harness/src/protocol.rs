@@ -236,11 +236,16 @@ fn read_back(format: AgentFormat, event: &Event<'_>, stdin: &[u8]) {
         Err(hookhost::agent::AgentError::UnknownEvent { .. }) => return,
         Err(error) => panic!("{format} cannot read its protocol's stdin: {error}\n{text}"),
     };
-    assert_eq!(
-        parsed.name,
-        event.name(),
-        "{format}: the event's name\n{text}"
-    );
+    // Copilot's reader folds case and underscores (its documentation spells events several
+    // ways): a custom name that folds to a built-in one is that event to it.
+    let folded = |name: &str| name.replace('_', "").to_ascii_lowercase();
+    if !(format == AgentFormat::Copilot && folded(&parsed.name) == folded(event.name())) {
+        assert_eq!(
+            parsed.name,
+            event.name(),
+            "{format}: the event's name\n{text}"
+        );
+    }
     assert_eq!(
         parsed.session_id.as_deref(),
         event.session_id(),
