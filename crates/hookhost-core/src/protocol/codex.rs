@@ -44,9 +44,7 @@ pub(crate) fn stdin(view: &HookEvent<'_>) -> Vec<u8> {
 
 fn write(view: &HookEvent<'_>, map: &mut super::Entries<'_, '_>) -> serde_json::Result<()> {
     let event = view.event;
-    if let Some(id) = event.session_id() {
-        map.serialize_entry("session_id", id)?;
-    }
+    map.session("session_id", event.session_id())?;
     if let Some(turn) = event.field("turn_id") {
         map.serialize_entry("turn_id", turn)?;
     }

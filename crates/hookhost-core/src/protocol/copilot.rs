@@ -36,9 +36,7 @@ fn write(view: &HookEvent<'_>, map: &mut super::Entries<'_, '_>) -> serde_json::
         _ => map.serialize_entry("timestamp", &epoch_millis())?,
     }
     map.serialize_entry("cwd", view.cwd)?;
-    if let Some(id) = event.session_id() {
-        map.serialize_entry("sessionId", id)?;
-    }
+    map.session("sessionId", event.session_id())?;
     if event.name() == "Notification" {
         map.serialize_entry("hook_event_name", "Notification")?;
     }

@@ -51,11 +51,8 @@ pub(crate) fn stdin(view: &HookEvent<'_>) -> Vec<u8> {
 fn write(view: &HookEvent<'_>, map: &mut super::Entries<'_, '_>) -> serde_json::Result<()> {
     let event = view.event;
     let name = agent_name(event.name());
-    match (event.field("conversation_id"), event.session_id()) {
-        (Some(id), _) => map.serialize_entry("conversation_id", id)?,
-        (None, Some(id)) => map.serialize_entry("conversation_id", id)?,
-        (None, None) => {}
-    }
+    // Cursor's session is its conversation (an event read from Cursor has both, the same).
+    map.session("conversation_id", event.session_id())?;
     for field in ["generation_id", "model"] {
         if let Some(value) = event.field(field) {
             map.serialize_entry(field, value)?;

@@ -44,6 +44,23 @@ impl<'a, 'b> Entries<'a, 'b> {
         self.map.serialize_entry(key, value)
     }
 
+    /// Writes the event's session under `key`, or, for an event without one, keeps `key` from
+    /// being written at all: a payload field of that name must not stand for a session the
+    /// event does not have (a reader takes the key for the session, and refuses one that is not
+    /// a string; found by fuzzing, `protocol`).
+    pub(crate) fn session(&mut self, key: &str, id: Option<&str>) -> serde_json::Result<()> {
+        match id {
+            Some(id) => self.serialize_entry(key, id),
+            None => {
+                let text = serde_json::to_string(key)?;
+                if !self.keys.contains(&text) {
+                    self.keys.push(text);
+                }
+                Ok(())
+            }
+        }
+    }
+
     /// Closes the object.
     pub(super) fn close(self) -> serde_json::Result<()> {
         self.map.end()
@@ -145,6 +162,53 @@ mod tests {
                     .is_some_and(|value| value != &json!("from a field")),
                 "{spelling}: the tool's input is the field's, not the call's: {text}"
             );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests_session {
+    use serde_json::{Value, json};
+
+    use super::super::Protocol;
+    use super::super::test_support::view;
+    use crate::Event;
+
+    /// Regression (fuzzing, `protocol`: fuzz/corpus/protocol/regression-session-field): a
+    /// payload field named like a protocol's session key (`session_id`, Copilot's `sessionId`,
+    /// Cursor's `conversation_id`) stood for the session of an event that has none (a number
+    /// there made Claude Code's reader refuse the whole stdin), or for another one.
+    #[test]
+    fn only_the_events_session_is_written_under_the_session_key() {
+        let fields = [
+            ("session_id", json!(-7)),
+            ("sessionId", json!("from a field")),
+            ("conversation_id", json!("from a field")),
+        ];
+        for session in [None, Some("s1")] {
+            let mut event = Event::new("UserPromptSubmit");
+            if let Some(id) = session {
+                event = event.with_session(id);
+            }
+            for (name, value) in &fields {
+                event = event.with_field(*name, value.clone());
+            }
+            for (protocol, key) in [
+                (Protocol::Claude, "session_id"),
+                (Protocol::Gemini, "session_id"),
+                (Protocol::Codex, "session_id"),
+                (Protocol::Forgeflare, "session_id"),
+                (Protocol::Copilot, "sessionId"),
+                (Protocol::Cursor, "conversation_id"),
+            ] {
+                let text = String::from_utf8(protocol.stdin(&view(&event))).unwrap();
+                let object: Value = serde_json::from_str(&text).unwrap();
+                assert_eq!(
+                    object.get(key),
+                    session.map(|id| json!(id)).as_ref(),
+                    "{protocol}: {text}"
+                );
+            }
         }
     }
 }

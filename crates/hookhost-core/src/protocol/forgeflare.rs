@@ -35,9 +35,7 @@ fn write(view: &HookEvent<'_>, map: &mut super::Entries<'_, '_>) -> serde_json::
     if view.spec.gate {
         map.serialize_entry("phase", view.phase.as_str())?;
     }
-    if let Some(id) = event.session_id() {
-        map.serialize_entry("session_id", id)?;
-    }
+    map.session("session_id", event.session_id())?;
     if let Some(call) = view.call {
         map.serialize_entry("tool", call.tool)?;
         map.serialize_entry("input", call.input)?;

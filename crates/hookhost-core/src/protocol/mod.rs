@@ -184,9 +184,7 @@ fn to_json(
 /// The fields Claude Code and Gemini CLI both open their stdin with: `session_id` and
 /// `transcript_path` where the event has them, then `cwd`.
 fn serialize_session(map: &mut Entries<'_, '_>, view: &HookEvent<'_>) -> serde_json::Result<()> {
-    if let Some(id) = view.event.session_id() {
-        map.serialize_entry("session_id", id)?;
-    }
+    map.session("session_id", view.event.session_id())?;
     if let Some(path) = view.event.field("transcript_path") {
         map.serialize_entry("transcript_path", path)?;
     }
