@@ -15,7 +15,7 @@ use serde_json::ser::{CompactFormatter, Compound};
 /// One stdin object being written: what [`super::to_json`] hands a protocol's `write`.
 pub(crate) struct Entries<'a, 'b> {
     map: Compound<'a, &'b mut Vec<u8>, CompactFormatter>,
-    /// The keys written so far, as their JSON text: an object has a few dozen at most.
+    /// The keys written (or reserved) so far: an object has a few dozen at most.
     keys: Vec<String>,
 }
 
@@ -30,18 +30,15 @@ impl<'a, 'b> Entries<'a, 'b> {
         })
     }
 
-    /// Writes `key: value`, unless `key` was written already.
-    pub(crate) fn serialize_entry<K, V>(&mut self, key: &K, value: &V) -> serde_json::Result<()>
+    /// Writes `key: value`, unless `key` was written (or reserved) already.
+    pub(crate) fn serialize_entry<V>(&mut self, key: &str, value: &V) -> serde_json::Result<()>
     where
-        K: Serialize + ?Sized,
         V: Serialize + ?Sized,
     {
-        let text = serde_json::to_string(key)?;
-        if self.keys.contains(&text) {
-            return Ok(());
+        if self.claim(key) {
+            self.map.serialize_entry(key, value)?;
         }
-        self.keys.push(text);
-        self.map.serialize_entry(key, value)
+        Ok(())
     }
 
     /// Writes the event's session under `key`, or, for an event without one, keeps `key` from
@@ -52,13 +49,19 @@ impl<'a, 'b> Entries<'a, 'b> {
         match id {
             Some(id) => self.serialize_entry(key, id),
             None => {
-                let text = serde_json::to_string(key)?;
-                if !self.keys.contains(&text) {
-                    self.keys.push(text);
-                }
+                self.claim(key);
                 Ok(())
             }
         }
+    }
+
+    /// Marks `key` as taken; false when it was already.
+    fn claim(&mut self, key: &str) -> bool {
+        if self.keys.iter().any(|taken| taken == key) {
+            return false;
+        }
+        self.keys.push(key.to_owned());
+        true
     }
 
     /// Closes the object.
